@@ -1,0 +1,119 @@
+"""Aztlán as a game plug-in: a game record's setup in, a game state out.
+
+A record names the board and edition (or holds them inline), lists the players in
+initial stack order and gives the seed; see docs/records.md.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from engine.aztlan.board import Board, BoardError, load_board
+from engine.aztlan.cards import FACTIONS, PROSPERITY_CARDS, TRIBES
+from engine.aztlan.data import packaged_board, packaged_edition
+from engine.aztlan.edition import Edition, load_edition
+from engine.aztlan.options import load_options
+from engine.aztlan.state import AztlanState, BoardMasks, Setup
+from engine.core import SetupError
+
+MAX_NAME = 60
+
+
+class Aztlan:
+    name = "aztlan"
+    title = "Aztlán"
+    min_players, max_players = 2, 4
+    seats = TRIBES
+
+    def new_game(self, record: dict[str, Any]) -> AztlanState:
+        setup = setup_from_record(record)
+        return AztlanState(setup, _masks(setup.board))
+
+    def seating(self, seed: int | str, count: int) -> list[str]:
+        """A random initial stack order for a new game ("choose the stacking order randomly")."""
+        if not self.min_players <= count <= self.max_players:
+            raise SetupError(f"Aztlán is for {self.min_players} to {self.max_players} players")
+        seats = list(TRIBES)
+        rng = random.Random(f"{seed}:seating")
+        rng.shuffle(seats)
+        return seats[:count]
+
+
+@lru_cache(maxsize=32)
+def _masks(board: Board) -> BoardMasks:
+    return BoardMasks(board)
+
+
+def _board(ref: Any) -> Board:
+    if isinstance(ref, str):
+        return packaged_board(ref)
+    try:
+        return load_board(ref)
+    except BoardError as error:
+        raise SetupError(f"board: {error}") from None
+
+
+def _edition(ref: Any) -> Edition:
+    return packaged_edition(ref) if isinstance(ref, str) else load_edition(ref)
+
+
+def setup_from_record(record: dict[str, Any]) -> Setup:
+    if not isinstance(record, dict):
+        raise SetupError("a game record is a JSON object")
+    if record.get("game", "aztlan") != "aztlan":
+        raise SetupError(f"not an Aztlán record: game {record.get('game')!r}")
+    players = record.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        raise SetupError("'players' must list 2 to 4 players, in initial stack order (top first)")
+    seats, names, factions = [], [], []
+    for i, player in enumerate(players):
+        if isinstance(player, str):
+            player = {"seat": player}
+        if not isinstance(player, dict):
+            raise SetupError(f"player {i + 1}: expected an object with a 'seat'")
+        seat = player.get("seat")
+        if seat not in TRIBES:
+            raise SetupError(f"player {i + 1}: seat must be one of {', '.join(TRIBES)}, not {seat!r}")
+        if seat in seats:
+            raise SetupError(f"seat {seat} appears twice")
+        name = player.get("name", seat)
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise SetupError(f"player {i + 1}: name must be 1 to {MAX_NAME} characters")
+        seats.append(seat)
+        names.append(name)
+        if "faction" in player:
+            if player["faction"] not in FACTIONS:
+                raise SetupError(f"player {i + 1}: faction must be one of {', '.join(FACTIONS)}")
+            factions.append(FACTIONS.index(player["faction"]))
+    if len(seats) == 2:
+        if not factions:
+            factions = [0, 1]  # the player on top of the stack starts with Coyote+Quetzal
+        if sorted(factions) != [0, 1]:
+            raise SetupError("in a 2-player game each player starts with a different faction")
+    elif factions:
+        raise SetupError("factions belong to the 2-player variant only")
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > 200:
+        raise SetupError("'seed' must be a whole number or a string")
+    edition = _edition(record.get("edition", "default"))
+    return Setup(seats=tuple(seats), board=_board(record.get("board", "default")), edition=edition,
+                 options=load_options(record.get("options")), seed=seed,
+                 deck=_deck(record.get("deck"), edition, seed), factions=tuple(factions),
+                 names=tuple(names))
+
+
+def _deck(explicit: Any, edition: Edition, seed: int | str) -> tuple[str, ...]:
+    """The prosperity deck, top card first: given explicitly, or shuffled from the seed."""
+    if explicit is None:
+        deck = list(edition.deck)
+        random.Random(f"{seed}:deck").shuffle(deck)
+        return tuple(deck)
+    if not isinstance(explicit, list) or any(card not in PROSPERITY_CARDS for card in explicit):
+        raise SetupError(f"'deck' must list prosperity cards ({', '.join(PROSPERITY_CARDS)})")
+    if sorted(explicit) != sorted(edition.deck):
+        raise SetupError("'deck' must hold exactly the edition's prosperity cards, in any order")
+    return tuple(explicit)
+
+
+GAME = Aztlan()

@@ -1,0 +1,732 @@
+"""The rules of Aztlán as a state machine: who must decide what, and what each order does.
+
+Seats are indices into `seats` (initial stack order, top first).  A "people" owns
+pawns: in 3 and 4 player games each seat is one tribe; in the 2-player Aztec Gods
+variant there are two peoples (factions) and each seat controls one per age.
+Territories are indices into the board; orders name them by board id.
+The rule text behind every step is quoted in docs/rules.md.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from engine.aztlan import scoring
+from engine.aztlan.board import TERRAIN_TYPES, Board
+from engine.aztlan.cards import (AGES, BLESSINGS, EAGLE_JAGUAR, FACTIONS, OFFERING, PAWNS_PER_AGE,
+                                 PAWNS_PER_TRIBE, RAFTS, SACRED_GAMES, TLATOANI, WILD,
+                                 offerings_bonus)
+from engine.aztlan.edition import Edition
+from engine.aztlan.options import Options
+from engine.aztlan.orders import (ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn,
+                                  parse_orders, to_text)
+from engine.core import Decision, IllegalOrderError, NotYourDecisionError
+
+CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
+PUBLIC = -1  # audience of an event every seat and spectator sees
+HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a game is made from, besides its order log."""
+
+    seats: tuple[str, ...]  # initial stack order, top first
+    board: Board
+    edition: Edition
+    options: Options
+    seed: int | str
+    deck: tuple[str, ...]  # the shuffled prosperity deck, top card first
+    factions: tuple[int, ...] = ()  # 2 players: the faction each seat controls in age 1
+    names: tuple[str, ...] = ()  # players' display names, if any
+
+
+class BoardMasks:
+    """Bit masks derived once per board, for fast scoring."""
+
+    def __init__(self, board: Board):
+        self.count = len(board.territories)
+        self.adjacent = tuple(sum(1 << j for j in near) for near in board.adjacent)
+        self.type_masks = {kind: sum(1 << i for i, t in enumerate(board.type_of) if t == kind)
+                           for kind in TERRAIN_TYPES}
+        self.shore_masks = tuple(sum(1 << i for i in shores) for shores in board.lake_shores)
+
+
+@dataclass
+class Conflict:
+    """One disputed territory this age."""
+
+    territory: int
+    powers: dict[int, int]  # people -> power
+    winner: int | None  # seat with the strictly highest power (or the Tlatoani player)
+    leaders: list[int]  # tied seats, in turn order, when there is no single winner
+    passed: set[int] = field(default_factory=set)
+    resolved: bool = False
+
+
+@dataclass
+class PendingReaction:
+    """A declared battle waiting for the defeated seats that hold cards to answer."""
+
+    territory: int
+    winner: int
+    asked: list[int]
+    answers: dict[int, bool] = field(default_factory=dict)
+
+
+class AztlanState:
+    game = "aztlan"
+
+    def __init__(self, setup: Setup, masks: BoardMasks | None = None):
+        self.setup = setup
+        self.board = setup.board
+        self.masks = masks or BoardMasks(setup.board)
+        self.options = setup.options
+        self.seats = setup.seats
+        n = self.n = len(setup.seats)
+        self.two_player = n == 2
+        self.peoples = FACTIONS if self.two_player else setup.seats
+        people_count = len(self.peoples)
+        self.control = list(setup.factions) if self.two_player else list(range(n))
+        self.card_type = {card.number: card.type for card in setup.edition.power_cards}
+        self.card_points = {card.number: card.points for card in setup.edition.power_cards}
+
+        self.age = 1
+        self.phase = CHOOSING
+        self.score = [0] * n
+        self.height = [n - i for i in range(n)]  # higher is nearer the top of a stack
+        self.next_height = n + 1
+        self.power_left = [sorted(self.card_type) for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]  # revealed cards, by age
+        self.chosen: list[int | None] = [None] * n
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.deck = list(reversed(setup.deck))  # pop() takes the top card
+        self.discard: list[str] = []
+        self.reshuffles = 0
+        self.hidden = False  # a dry-run copy: draws are HIDDEN_CARD
+
+        pool = PAWNS_PER_TRIBE * (2 if self.two_player else 1)
+        self.pawns = [[0] * people_count for _ in range(self.masks.count)]
+        self.reserve = [pool] * people_count
+        self.to_place = [0] * people_count
+        self.removed_before = [0] * people_count  # removed in earlier ages
+        self.removed_now = [0] * people_count  # removed this age
+        self.placed_mask = [0] * people_count  # where a reserve pawn was placed this age
+
+        self.order: list[int] = []
+        self.dev_seat = 0  # position in self.order of the seat whose turn it is
+        self.conflicts: dict[int, Conflict] = {}
+        self.conflict_pos = 0
+        self.reaction: PendingReaction | None = None
+        self.scoring_due: list[int] = []
+        self.scoring_orders: dict[int, Score] = {}
+        self.age_scores: list[dict[str, Any]] = []
+        self.final: dict[str, Any] | None = None
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.log: list[str] = []
+        self._start_age()
+
+    # ---- the interface the service uses -------------------------------------------------
+
+    def seat_index(self, seat: str) -> int:
+        try:
+            return self.seats.index(seat)
+        except ValueError:
+            raise NotYourDecisionError(f"no seat {seat!r} in this game") from None
+
+    def parse(self, text: str) -> list[Order]:
+        return parse_orders(text, self.board)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def result(self) -> dict[str, Any]:
+        if self.final is None:
+            raise IllegalOrderError("the game is not over")
+        return self.final
+
+    def order_log(self) -> list[str]:
+        return list(self.log)
+
+    def clone(self) -> "AztlanState":
+        other = copy.copy(self)
+        for name in ("score", "height", "played", "chosen", "deck", "discard", "reserve",
+                     "to_place", "removed_before", "removed_now", "placed_mask", "order",
+                     "scoring_due", "age_scores", "events", "log", "control"):
+            setattr(other, name, copy.copy(getattr(self, name)))
+        other.power_left = [list(cards) for cards in self.power_left]
+        other.played = [list(cards) for cards in self.played]
+        other.hands = [list(hand) for hand in self.hands]
+        other.pawns = [list(row) for row in self.pawns]
+        other.conflicts = copy.deepcopy(self.conflicts)
+        other.reaction = copy.deepcopy(self.reaction)
+        other.scoring_orders = dict(self.scoring_orders)
+        return other
+
+    def waiting(self) -> list[int]:
+        """The seats that owe a decision now (fast; no options)."""
+        if self.phase == CHOOSING:
+            return [s for s in range(self.n) if self.chosen[s] is None]
+        if self.phase == DEVELOPMENT:
+            return [self.order[self.dev_seat]]
+        if self.phase == CONFLICT:
+            if self.reaction:
+                return [s for s in self.reaction.asked if s not in self.reaction.answers]
+            return [self.order[self.conflict_pos]]
+        if self.phase == SCORING:
+            return [s for s in self.scoring_due if s not in self.scoring_orders]
+        return []
+
+    def decisions(self, options: bool = True) -> list[Decision]:
+        """Who must decide what now; `options` (private to each seat) on request."""
+        out = []
+        for s in self.waiting():
+            kind, simultaneous, scope = self._decision_shape(s)
+            out.append(Decision(self.seats[s], kind, simultaneous, scope,
+                                self.legal(s) if options else {}))
+        return out
+
+    def _decision_shape(self, s: int) -> tuple[str, bool, tuple[int, ...]]:
+        ids = self._ids
+        if self.phase == CHOOSING:
+            return "power", True, ()
+        if self.phase == DEVELOPMENT:
+            return "turn", False, ()
+        if self.phase == CONFLICT:
+            if self.reaction:
+                return "reaction", True, ids([self.reaction.territory])
+            won, tied = self.open_items(s)
+            return "conflict", False, ids(sorted(won + tied))
+        return "scoring", True, ()
+
+    def _ids(self, indices: Sequence[int]) -> tuple[int, ...]:
+        return tuple(self.board.territories[i].id for i in indices)
+
+    def legal(self, s: int) -> dict[str, Any]:
+        """The legal choices of seat `s` for the decision it owes (private to that seat)."""
+        hand = self.hands[s]
+        if self.phase == CHOOSING:
+            return {"cards": list(self.power_left[s])}
+        if self.phase == DEVELOPMENT:
+            people = self.control[s]
+            return {"place": [t.id for t in self.board.territories],
+                    "pawns_left": self.to_place[people],
+                    "eagle": EAGLE_JAGUAR in hand and self._eagle_source(people) is not None,
+                    "move_from": list(self._ids([t for t in range(self.masks.count)
+                                                 if self.pawns[t][people]]))}
+        if self.phase == CONFLICT:
+            if self.reaction:
+                return {"territory": self.board.territories[self.reaction.territory].id,
+                        "sacred_games": SACRED_GAMES in hand}
+            won, tied = self.open_items(s)
+            return {"won": list(self._ids(won)), "tied": list(self._ids(tied)),
+                    "tlatoani": hand.count(TLATOANI)}
+        if self.phase == SCORING:
+            card = self.chosen[s]
+            return {"wild": self.card_type[card] == WILD if card else False,
+                    "blessings": sorted({c for c in hand if c in BLESSINGS}),
+                    "rafts": hand.count(RAFTS),
+                    "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)]}
+        return {}
+
+    def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
+        """Apply a submission atomically.  Returns the orders left over because the game
+        now waits for someone else (a declared battle's answer, another seat's turn);
+        the caller keeps them to submit when the seat is asked again."""
+        s = self.seat_index(seat)
+        if len(orders) > 1:
+            self._dry_run(s, orders)
+        for i, order in enumerate(orders):
+            if s not in self.waiting():
+                return list(orders[i:])
+            self.apply(seat, order)
+        return []
+
+    def _dry_run(self, s: int, orders: Sequence[Order]) -> None:
+        """Check a whole submission on a copy that cannot see the deck."""
+        trial = self.clone()
+        trial.hidden = True
+        trial.events, trial.log = [], []
+        for order in orders:
+            while trial.reaction and s not in trial.reaction.asked:
+                for other in trial.waiting():  # assume battles are accepted: that only keeps later orders legal
+                    trial.apply(trial.seats[other], React(trial.board.territories[trial.reaction.territory].id, False))
+            if s not in trial.waiting():
+                return
+            trial.apply(trial.seats[s], order)
+
+    def apply(self, seat: str, order: Order) -> None:
+        """Validate one order and carry it out; nothing changes if it is illegal."""
+        s = self.seat_index(seat)
+        if s not in self.waiting():
+            raise NotYourDecisionError(self._not_asked(s))
+        handler = {ChooseCard: self._choose, Turn: self._turn, Resolve: self._resolve,
+                   LetTieStand: self._let_tie_stand, React: self._react,
+                   Score: self._score_order}.get(type(order))
+        if handler is None:
+            raise IllegalOrderError(f"not an Aztlán order: {order!r}")
+        handler(s, order)
+        self.log.append(f"{seat}: {to_text(order)}")
+
+    def _not_asked(self, s: int) -> str:
+        if self.phase == OVER:
+            return "the game is over"
+        waiting = ", ".join(self.seats[w] for w in self.waiting())
+        what = {CHOOSING: "you have already chosen your power card this age",
+                DEVELOPMENT: "it is not your development turn",
+                CONFLICT: "you have no conflict to settle now",
+                SCORING: "your scoring turn is already in"}[self.phase]
+        return f"{what}; the game waits for {waiting}"
+
+    def _expect_phase(self, phase: str, what: str) -> None:
+        if self.phase != phase:
+            raise IllegalOrderError(f"{what} belongs to the {phase} phase; it is the {self.phase} phase "
+                                    f"of age {self.age}")
+
+    def _territory(self, ident: int) -> int:
+        try:
+            return self.board.index_of[ident]
+        except KeyError:
+            raise IllegalOrderError(f"there is no territory {ident}") from None
+
+    def name(self, t: int) -> str:
+        territory = self.board.territories[t]
+        return f"{territory.id} ({territory.name})"
+
+    def _event(self, audience: int, kind: str, **data: Any) -> None:
+        self.events.append((audience, {"type": kind, "age": self.age, **data}))
+
+    # ---- choosing ------------------------------------------------------------------------
+
+    def _start_age(self) -> None:
+        allotment = PAWNS_PER_AGE[self.n][self.age - 1]
+        for p in range(len(self.peoples)):
+            self.removed_before[p] += self.removed_now[p]
+            self.removed_now[p] = 0
+            self.placed_mask[p] = 0
+            take = min(allotment, self.reserve[p])
+            # A short reserve (after Eagle and Jaguar pawns) is made up from removed pawns.
+            topup = min(allotment - take, self.removed_before[p])
+            self.reserve[p] -= take
+            self.removed_before[p] -= topup
+            self.to_place[p] = take + topup
+        self.chosen = [None] * self.n
+        self.phase = CHOOSING
+        self._event(PUBLIC, "age", control=[self.peoples[p] for p in self.control]
+                    if self.two_player else None)
+
+    def _choose(self, s: int, order: ChooseCard) -> None:
+        self._expect_phase(CHOOSING, "choosing a power card")
+        if order.number not in self.power_left[s]:
+            left = ", ".join(map(str, self.power_left[s]))
+            raise IllegalOrderError(f"you have no power card {order.number}; in your hand: {left}")
+        self.chosen[s] = order.number
+        self._event(PUBLIC, "chosen", seat=self.seats[s])
+        self._event(s, "my-card", seat=self.seats[s], card=order.number)
+        if all(card is not None for card in self.chosen):
+            self._start_development()
+
+    # ---- development ---------------------------------------------------------------------
+
+    def turn_order(self) -> list[int]:
+        """Most points first; on equal points the counter on top of the stack first."""
+        return sorted(range(self.n), key=lambda s: (-self.score[s], -self.height[s]))
+
+    def _start_development(self) -> None:
+        self.phase = DEVELOPMENT
+        self.order = self.turn_order()
+        self.dev_seat = len(self.order) - 1
+        self._event(PUBLIC, "turn-order", order=[self.seats[s] for s in self.order])
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        for step in range(1, self.n + 1):
+            position = (self.dev_seat + step) % self.n
+            if self.to_place[self.control[self.order[position]]]:
+                self.dev_seat = position
+                return
+        self._reveal()
+
+    def _eagle_source(self, people: int) -> str | None:
+        """Where an Eagle and Jaguar pawn comes from: the reserve, else removed pawns."""
+        if self.reserve[people]:
+            return "reserve"
+        if self.removed_before[people]:
+            return "removed"
+        return None
+
+    def _turn(self, s: int, order: Turn) -> None:
+        self._expect_phase(DEVELOPMENT, "placing a pawn")
+        people = self.control[s]
+        place = self._territory(order.place)
+        eagle = source = None
+        if order.eagle is not None:
+            eagle = self._territory(order.eagle)
+            if EAGLE_JAGUAR not in self.hands[s]:
+                raise IllegalOrderError("you hold no Eagle and Jaguar Warriors card")
+            source = self._eagle_source(people)
+            if source is None:
+                raise IllegalOrderError("Eagle and Jaguar Warriors: no pawn left in your reserve "
+                                        "nor among pawns removed in earlier ages")
+            if (self.options.eagle_placement == "placed-this-age"
+                    and not (self.placed_mask[people] | 1 << place) >> eagle & 1):
+                raise IllegalOrderError(f"Eagle and Jaguar Warriors: {self.name(eagle)} is not a territory "
+                                        "where you placed a pawn this age (option eagle_placement)")
+        if order.move is not None:
+            start, end = (self._territory(ident) for ident in order.move)
+            here = self.pawns[start][people] + (start == place) + (start == eagle)
+            if not here:
+                raise IllegalOrderError(f"you have no pawn in {self.name(start)} to move")
+            if not self.masks.adjacent[start] >> end & 1:
+                raise IllegalOrderError(f"{self.name(end)} is not adjacent to {self.name(start)} "
+                                        "(a lake breaks adjacency)")
+        # Legal: carry it out.
+        self.pawns[place][people] += 1
+        self.to_place[people] -= 1
+        self.placed_mask[people] |= 1 << place
+        if eagle is not None:
+            self._play(s, EAGLE_JAGUAR)
+            if source == "reserve":
+                self.reserve[people] -= 1
+            else:
+                self.removed_before[people] -= 1
+            self.pawns[eagle][people] += 1
+        if order.move is not None:
+            self.pawns[start][people] -= 1
+            self.pawns[end][people] += 1
+        self._event(PUBLIC, "turn", seat=self.seats[s], place=order.place, eagle=order.eagle,
+                    move=list(order.move) if order.move else None)
+        self._next_turn()
+
+    def _play(self, s: int, card: str) -> None:
+        self.hands[s].remove(card)
+        self.discard.append(card)
+
+    # ---- conflict ------------------------------------------------------------------------
+
+    def _reveal(self) -> None:
+        for s in range(self.n):
+            self.power_left[s].remove(self.chosen[s])
+            self.played[s].append(self.chosen[s])
+        self._event(PUBLIC, "reveal", cards={self.seats[s]: self.chosen[s] for s in range(self.n)})
+        self._start_conflicts()
+
+    def _seat_of(self, people: int) -> int:
+        return self.control.index(people) if self.two_player else people
+
+    def _start_conflicts(self) -> None:
+        self.phase = CONFLICT
+        self.conflicts = {}
+        position = {s: i for i, s in enumerate(self.order)}
+        for t, row in enumerate(self.pawns):
+            present = [p for p, count in enumerate(row) if count]
+            if len(present) < 2:
+                continue
+            powers = {p: self.chosen[self._seat_of(p)] * row[p] for p in present}
+            top = max(powers.values())
+            leaders = sorted((self._seat_of(p) for p in present if powers[p] == top), key=position.get)
+            winner = leaders[0] if len(leaders) == 1 else None
+            self.conflicts[t] = Conflict(t, powers, winner, [] if winner is not None else leaders)
+        self._event(PUBLIC, "conflicts", territories=[
+            {"territory": self.board.territories[t].id,
+             "powers": {self.peoples[p]: power for p, power in c.powers.items()},
+             "winner": self.seats[c.winner] if c.winner is not None else None,
+             "tied": [self.seats[s] for s in c.leaders]} for t, c in self.conflicts.items()])
+        self.conflict_pos = 0
+        self.reaction = None
+        self._continue_conflicts()
+
+    def open_items(self, s: int) -> tuple[list[int], list[int]]:
+        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
+        won, tied = [], []
+        first_only = self.options.tie_window == "first-leader"
+        for t, c in self.conflicts.items():
+            if c.resolved:
+                continue
+            if c.winner == s:
+                won.append(t)
+            elif s in c.leaders and s not in c.passed and (not first_only or c.leaders[0] == s):
+                tied.append(t)
+        return won, tied
+
+    def _continue_conflicts(self) -> None:
+        while self.reaction is None:
+            if self.conflict_pos >= self.n:
+                self._start_scoring()
+                return
+            s = self.order[self.conflict_pos]
+            won, tied = self.open_items(s)
+            if won or (tied and self.hands[s]):
+                return  # wait for the seat
+            for t in tied:  # nothing to decide: a tied leader with no card lets the tie stand
+                self._pass_tie(s, t)
+            self.conflict_pos += 1
+
+    def _open_item(self, s: int, ident: int, tied: bool) -> int:
+        t = self._territory(ident)
+        won, ties = self.open_items(s)
+        if t in (ties if tied else won):
+            return t
+        conflict = self.conflicts.get(t)
+        if conflict is None:
+            raise IllegalOrderError(f"there is no conflict in {self.name(t)}")
+        if conflict.resolved:
+            raise IllegalOrderError(f"the conflict in {self.name(t)} is already settled")
+        if tied and conflict.winner == s:
+            raise IllegalOrderError(f"you won {self.name(t)} outright: say 'battle {ident}' or 'coexist {ident}'")
+        if not tied and s in conflict.leaders:
+            raise IllegalOrderError(f"{self.name(t)} is a tie: say 'tlatoani {ident} battle|coexist' "
+                                    f"or 'tie {ident}'")
+        raise IllegalOrderError(f"you do not decide the conflict in {self.name(t)}")
+
+    def _resolve(self, s: int, order: Resolve) -> None:
+        self._expect_phase(CONFLICT, "settling a conflict")
+        if order.choice not in ("battle", "coexist"):
+            raise IllegalOrderError("a conflict is settled by 'battle' or 'coexist'")
+        t = self._open_item(s, order.territory, tied=order.tlatoani)
+        conflict = self.conflicts[t]
+        if order.tlatoani:
+            if TLATOANI not in self.hands[s]:
+                raise IllegalOrderError("you hold no Great Tlatoani card")
+            self._play(s, TLATOANI)
+            conflict.winner, conflict.leaders = s, []
+            self._event(PUBLIC, "tlatoani", seat=self.seats[s], territory=order.territory)
+        if order.choice == "coexist":
+            conflict.resolved = True
+            self._event(PUBLIC, "coexist", seat=self.seats[s], territory=order.territory)
+            self._draw(s)
+        else:
+            self._declare_battle(s, t)
+        self._continue_conflicts()
+
+    def _declare_battle(self, s: int, t: int) -> None:
+        self._event(PUBLIC, "battle", seat=self.seats[s], territory=self.board.territories[t].id)
+        mine = self.control[s]
+        defeated = [self._seat_of(p) for p, count in enumerate(self.pawns[t]) if count and p != mine]
+        # Every defeated seat holding any card is asked, so no answer shows which card it holds.
+        asked = [d for d in self.order if d in defeated and self.hands[d]]
+        if asked:
+            self.reaction = PendingReaction(t, s, asked)
+        else:
+            self._finish_battle(t, s, sacred=())
+
+    def _react(self, s: int, order: React) -> None:
+        self._expect_phase(CONFLICT, "answering a battle")
+        reaction = self.reaction
+        assert reaction is not None  # waiting() only lists seats when a reaction is pending
+        if self._territory(order.territory) != reaction.territory:
+            raise IllegalOrderError(f"the battle to answer is in {self.name(reaction.territory)}")
+        if order.sacred and SACRED_GAMES not in self.hands[s]:
+            raise IllegalOrderError("you hold no Sacred Games card")
+        reaction.answers[s] = order.sacred
+        self._event(s, "my-answer", territory=order.territory, sacred=order.sacred)
+        if len(reaction.answers) == len(reaction.asked):
+            self.reaction = None
+            sacred = [d for d in reaction.asked if reaction.answers[d]]
+            for d in sacred:
+                self._play(d, SACRED_GAMES)
+            self._finish_battle(reaction.territory, reaction.winner, sacred)
+            self._continue_conflicts()
+
+    def _finish_battle(self, t: int, winner: int, sacred: Sequence[int]) -> None:
+        """Remove the defeated; those who played Sacred Games stay and the winner coexists."""
+        keep = {self.control[winner], *(self.control[d] for d in sacred)}
+        removed = self._remove_except(t, keep)
+        self.conflicts[t].resolved = True
+        self._event(PUBLIC, "battle-result", territory=self.board.territories[t].id,
+                    seat=self.seats[winner], removed=removed,
+                    sacred_games=[self.seats[d] for d in sacred])
+        if sacred:
+            self._draw(winner)
+
+    def _remove_except(self, t: int, keep: set[int]) -> dict[str, int]:
+        removed = {}
+        row = self.pawns[t]
+        for p, count in enumerate(row):
+            if count and p not in keep:
+                removed[self.peoples[p]] = count
+                self.removed_now[p] += count
+                row[p] = 0
+        return removed
+
+    def _let_tie_stand(self, s: int, order: LetTieStand) -> None:
+        self._expect_phase(CONFLICT, "letting a tie stand")
+        t = self._open_item(s, order.territory, tied=True)
+        self._pass_tie(s, t)
+        self._continue_conflicts()
+
+    def _pass_tie(self, s: int, t: int) -> None:
+        conflict = self.conflicts[t]
+        conflict.passed.add(s)
+        if self.options.tie_window == "first-leader" or conflict.passed >= set(conflict.leaders):
+            # "If there is a tie for the highest power, they automatically coexist, but nobody
+            # is rewarded; a weaker player beside them is removed."
+            removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
+            conflict.resolved = True
+            self._event(PUBLIC, "tie", territory=self.board.territories[t].id,
+                        seats=[self.seats[leader] for leader in conflict.leaders], removed=removed)
+
+    def _draw(self, s: int) -> None:
+        if not self.deck and self.discard and self.options.deck_exhausted == "reshuffle":
+            self.reshuffles += 1
+            self.deck = self.discard
+            self.discard = []
+            random.Random(f"{self.setup.seed}:reshuffle:{self.reshuffles}").shuffle(self.deck)
+            self._event(PUBLIC, "reshuffle", cards=len(self.deck))
+        if not self.deck:
+            self._event(PUBLIC, "deck-empty", seat=self.seats[s])
+            return
+        card = self.deck.pop()
+        if self.hidden:
+            card = HIDDEN_CARD
+        self.hands[s].append(card)
+        self._event(PUBLIC, "draw", seat=self.seats[s])
+        self._event(s, "my-draw", seat=self.seats[s], card=card)
+
+    # ---- scoring -------------------------------------------------------------------------
+
+    def _start_scoring(self) -> None:
+        self.phase = SCORING
+        # Only seats with something to decide are asked; hand sizes and cards are public here.
+        self.scoring_due = [s for s in self.order
+                            if self.hands[s] or self.card_type[self.chosen[s]] == WILD]
+        self.scoring_orders = {}
+        if not self.scoring_due:
+            self._score_age()
+
+    def occupied(self, s: int) -> int:
+        people = self.control[s]
+        mask = 0
+        for t, row in enumerate(self.pawns):
+            if row[people]:
+                mask |= 1 << t
+        return mask
+
+    def rafts_pairs(self, s: int) -> list[tuple[int, int]]:
+        """Pairs of the seat's territories that Rafts and Canoes could join."""
+        mine = self.occupied(s)
+        pairs = set()
+        for shore in self.masks.shore_masks:
+            on = scoring.bits(shore & mine)
+            for i, a in enumerate(on):
+                for b in on[i + 1:]:
+                    if not self.masks.adjacent[a] >> b & 1:
+                        pairs.add((a, b))
+        return sorted(pairs)
+
+    def _score_order(self, s: int, order: Score) -> None:
+        self._expect_phase(SCORING, "a scoring turn")
+        card = self.chosen[s]
+        if order.wild is not None:
+            if self.card_type[card] != WILD:
+                raise IllegalOrderError(f"your power card {card} is not the wild card")
+            if order.wild not in TERRAIN_TYPES:
+                raise IllegalOrderError(f"the wild card takes a territory type: {', '.join(TERRAIN_TYPES)}")
+        needed: dict[str, int] = {}
+        for god in order.blessings:
+            if god not in BLESSINGS:
+                raise IllegalOrderError(f"no blessing {god!r}")
+            needed[god] = needed.get(god, 0) + 1
+        if order.rafts:
+            needed[RAFTS] = len(order.rafts)
+        for card_id, count in needed.items():
+            if self.hands[s].count(card_id) < count:
+                raise IllegalOrderError(f"you hold {self.hands[s].count(card_id)} {card_id} card(s), "
+                                        f"not {count}")
+        pairs = self.rafts_pairs(s)
+        for a_id, b_id in order.rafts:
+            a, b = sorted((self._territory(a_id), self._territory(b_id)))
+            if (a, b) not in pairs:
+                raise IllegalOrderError(f"Rafts and Canoes: {self.name(a)} and {self.name(b)} must be two of "
+                                        "your territories on the same lake's shore, not already adjacent")
+        self.scoring_orders[s] = order
+        self._event(s, "my-scoring", order=to_text(order))
+        if len(self.scoring_orders) == len(self.scoring_due):
+            self._score_age()
+
+    def score_seat(self, s: int, order: Score | None) -> dict[str, Any]:
+        """The age's score for seat `s` with the cards it plays (no state change)."""
+        order = order or Score()
+        masks = self.masks
+        adjacent = list(masks.adjacent)
+        for a_id, b_id in order.rafts:
+            a, b = self.board.index_of[a_id], self.board.index_of[b_id]
+            adjacent[a] |= 1 << b
+            adjacent[b] |= 1 << a
+        mine = self.occupied(s)
+        found = scoring.domains(mine, adjacent)
+        kind = self.card_type[self.chosen[s]]
+        wild = kind == WILD
+        if wild:
+            kind = order.wild or scoring.best_wild_type(found, masks.type_masks)
+        total, parts = scoring.score_domains(found, masks.type_masks[kind])
+        blessings = [{"card": god, "type": BLESSINGS[god],
+                      "points": 2 * (mine & masks.type_masks[BLESSINGS[god]]).bit_count()}
+                     for god in order.blessings]
+        total += sum(b["points"] for b in blessings)
+        return {"card": self.chosen[s], "type": kind, "wild": wild,
+                "domains": [{"territories": list(self._ids(d.territories)), "size": len(d.territories),
+                             "matching": d.matching, "points": d.points} for d in parts],
+                "blessings": blessings, "rafts": [list(pair) for pair in order.rafts], "points": total}
+
+    def _advance_counter(self, s: int, gain: int) -> None:
+        """Move a counter; one that lands on an occupied score goes on top of the stack."""
+        if gain:
+            self.score[s] += gain
+            self.height[s] = self.next_height
+            self.next_height += 1
+
+    def _score_age(self) -> None:
+        breakdown = {}
+        for s in self.order:
+            order = self.scoring_orders.get(s)
+            result = self.score_seat(s, order)
+            if order:
+                for god in order.blessings:
+                    self._play(s, god)
+                for _ in order.rafts:
+                    self._play(s, RAFTS)
+            self._advance_counter(s, result["points"])
+            result["total"] = self.score[s]
+            breakdown[self.seats[s]] = result
+        self.age_scores.append(breakdown)
+        self._event(PUBLIC, "scores", scores=breakdown)
+        if self.age == AGES:
+            self._finish()
+            return
+        if self.two_player:
+            self.control.reverse()  # "players swap the control of factions"
+        self.age += 1
+        self._start_age()
+
+    def _finish(self) -> None:
+        bonuses = {}
+        for s in self.order:
+            offerings = self.hands[s].count(OFFERING)
+            bonus = {"unused_power": sum(self.card_points[c] for c in self.power_left[s]),
+                     "unused_power_cards": list(self.power_left[s]),
+                     "prosperity": len(self.hands[s]),
+                     "offerings": offerings_bonus(offerings, self.options.offerings_beyond_five),
+                     "offering_cards": offerings,
+                     "hand": sorted(self.hands[s])}
+            bonus["points"] = bonus["unused_power"] + bonus["prosperity"] + bonus["offerings"]
+            self._advance_counter(s, bonus["points"])
+            bonus["total"] = self.score[s]
+            bonuses[self.seats[s]] = bonus
+        below_wins = self.options.final_tiebreak == "below"
+        ranking = sorted(range(self.n), key=lambda s: (-self.score[s],
+                                                       self.height[s] if below_wins else -self.height[s]))
+        self.phase = OVER
+        self.final = {"scores": {self.seats[s]: self.score[s] for s in range(self.n)},
+                      "bonuses": bonuses,
+                      "ranking": [self.seats[s] for s in ranking],
+                      "winner": self.seats[ranking[0]],
+                      "tiebreak": self.options.final_tiebreak}
+        self._event(PUBLIC, "game-over", **self.final)
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator); see views.py."""
+        from engine.aztlan.views import build_view
+        return build_view(self, None if seat is None else self.seat_index(seat))

@@ -1,0 +1,50 @@
+"""Game records: a game's setup plus its order log, and replaying them (docs/records.md)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine import get_game
+from engine.core import GameState, OrderError, SetupError
+
+MAX_ORDERS = 100_000
+
+
+class ReplayError(ValueError):
+    """A record whose order log stops at an order that cannot be applied."""
+
+    def __init__(self, message: str, *, index: int, line: str, state: GameState):
+        super().__init__(message)
+        self.index, self.line, self.state = index, line, state
+
+
+def split_line(line: Any) -> tuple[str, str]:
+    if not isinstance(line, str) or ":" not in line:
+        raise OrderError(f"expected '<seat>: <order>', found {line!r}")
+    seat, text = line.split(":", 1)
+    return seat.strip().lower(), text.strip()
+
+
+def replay(record: dict[str, Any]) -> GameState:
+    """Build the game and apply its order log; raise ReplayError at the first illegal order."""
+    if not isinstance(record, dict):
+        raise SetupError("a game record is a JSON object")
+    state = get_game(record.get("game", "aztlan")).new_game(record)
+    orders = record.get("orders", [])
+    if not isinstance(orders, list) or len(orders) > MAX_ORDERS:
+        raise SetupError(f"'orders' must be a list of at most {MAX_ORDERS} lines")
+    for index, line in enumerate(orders):
+        try:
+            seat, text = split_line(line)
+            parsed = state.parse(text)
+            if len(parsed) != 1:
+                raise OrderError("each log line holds exactly one order")
+            state.apply(seat, parsed[0])
+        except OrderError as error:
+            raise ReplayError(f"order {index + 1} ({line!r}): {error}", index=index, line=str(line),
+                              state=state) from None
+    return state
+
+
+def record_of(state: GameState, record: dict[str, Any]) -> dict[str, Any]:
+    """The record of a game: its setup (as given) with the order log so far."""
+    return {**{k: v for k, v in record.items() if k != "orders"}, "orders": state.order_log()}
