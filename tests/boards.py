@@ -1,6 +1,8 @@
 """Tiny purpose-built boards for rule tests, written compactly.
 
-    tiny_board("1 city, 2 desert, 3 jungle", borders="1-2 2-3", lakes="1 3")
+    tiny_board("1 city, 2 desert, 3 jungle Great Tollan", borders="1-2 2-3", lakes="1 3")
+
+A territory is "<id> <type> [name]"; without a name it is called "T<id>x".
 """
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ def tiny_board(territories: str, borders: str = "", lakes: str | list[str] = (),
                name: str = "test") -> Board:
     spec = []
     for item in territories.split(","):
-        ident, kind = item.split()
-        spec.append({"id": int(ident), "name": f"T{ident}x", "type": kind, "neighbours": []})
+        ident, kind, *label = item.split(maxsplit=2)
+        spec.append({"id": int(ident), "name": label[0] if label else f"T{ident}x", "type": kind,
+                     "neighbours": []})
     by_id = {t["id"]: t for t in spec}
     for pair in borders.split():
         a, b = map(int, pair.split("-"))

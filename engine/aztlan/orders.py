@@ -146,13 +146,28 @@ class _Line:
         return False
 
     def territory(self, stop: tuple[str, ...] = ()) -> int:
-        """A territory reference: the run of tokens up to the next keyword in `stop`."""
+        """A territory reference: the run of tokens up to the next keyword in `stop`.
+
+        Names may have several words, so the whole run is tried first; if it names
+        nothing, the longest leading part that does is taken and the rest is left for
+        the caller to complain about ("battle 12 now": the end of the line was expected).
+        """
         start = self.at
         while not self.done() and self.tokens[self.at] not in stop:
             self.at += 1
         if self.at == start:
             raise self.error("a territory (number or name)")
-        return self._resolve(" ".join(self.tokens[start:self.at]))
+        try:
+            return self._resolve(" ".join(self.tokens[start:self.at]))
+        except ParseError:
+            for end in range(self.at - 1, start, -1):
+                try:
+                    found = self._resolve(" ".join(self.tokens[start:end]))
+                except ParseError:
+                    continue
+                self.at = end
+                return found
+            raise
 
     def _resolve(self, ref: str) -> int:
         try:
@@ -174,7 +189,7 @@ class _Line:
                     return (self._resolve(" ".join(run[:cut])), self._resolve(" ".join(run[cut + 1:])))
         if len(run) == 2:
             return self._resolve(run[0]), self._resolve(run[1])
-        raise self.error("two territories, as in '3 and 7'",
+        raise self.error("two territories, as in '3 to 7' or '3 and 7'",
                          found=f"'{' '.join(run)}'" if run else "the end of the line")
 
     def word(self, table: dict[str, str], expected: str) -> str:
@@ -206,7 +221,7 @@ def parse_line(line: str, board: "Board") -> Order:
             if eagle is None and cur.take("eagle"):
                 eagle = cur.territory(("move",))
             elif move is None and cur.take("move"):
-                move = (cur.territory(("to",)), _after_to(cur))
+                move = cur.territory_pair(("eagle",))
             else:
                 raise cur.error("'eagle <territory>' or 'move <territory> to <territory>'")
         order = Turn(place, eagle, move)
@@ -230,12 +245,6 @@ def parse_line(line: str, board: "Board") -> Order:
     if not cur.done():
         raise cur.error("the end of the line")
     return order
-
-
-def _after_to(cur: _Line) -> int:
-    if not cur.take("to"):
-        raise cur.error("'to <territory>', as in 'move 3 to 4'")
-    return cur.territory(("eagle",))
 
 
 def _score(cur: _Line) -> Score:

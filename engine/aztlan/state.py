@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from engine.aztlan import scoring
 from engine.aztlan.board import TERRAIN_TYPES, Board
@@ -78,6 +78,7 @@ class PendingReaction:
 
 class AztlanState:
     game = "aztlan"
+    _HANDLERS: ClassVar[dict[type, Callable[..., None]]]  # order type -> method, set below
 
     def __init__(self, setup: Setup, masks: BoardMasks | None = None):
         self.setup = setup
@@ -85,6 +86,7 @@ class AztlanState:
         self.masks = masks or BoardMasks(setup.board)
         self.options = setup.options
         self.seats = setup.seats
+        self.seat_of = {seat: s for s, seat in enumerate(setup.seats)}
         n = self.n = len(setup.seats)
         self.two_player = n == 2
         self.peoples = FACTIONS if self.two_player else setup.seats
@@ -118,6 +120,7 @@ class AztlanState:
         self.order: list[int] = []
         self.dev_seat = 0  # position in self.order of the seat whose turn it is
         self.conflicts: dict[int, Conflict] = {}
+        self.stakes: list[list[int]] = [[] for _ in range(n)]
         self.conflict_pos = 0
         self.reaction: PendingReaction | None = None
         self.scoring_due: list[int] = []
@@ -125,15 +128,15 @@ class AztlanState:
         self.age_scores: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
-        self.log: list[str] = []
+        self.log: list[tuple[int, Order]] = []  # applied orders; text made on demand
         self._start_age()
 
     # ---- the interface the service uses -------------------------------------------------
 
     def seat_index(self, seat: str) -> int:
         try:
-            return self.seats.index(seat)
-        except ValueError:
+            return self.seat_of[seat]
+        except KeyError:
             raise NotYourDecisionError(f"no seat {seat!r} in this game") from None
 
     def parse(self, text: str) -> list[Order]:
@@ -148,7 +151,8 @@ class AztlanState:
         return self.final
 
     def order_log(self) -> list[str]:
-        return list(self.log)
+        """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""
+        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.log]
 
     def clone(self) -> "AztlanState":
         other = copy.copy(self)
@@ -161,6 +165,7 @@ class AztlanState:
         other.hands = [list(hand) for hand in self.hands]
         other.pawns = [list(row) for row in self.pawns]
         other.conflicts = copy.deepcopy(self.conflicts)
+        other.stakes = [list(items) for items in self.stakes]
         other.reaction = copy.deepcopy(self.reaction)
         other.scoring_orders = dict(self.scoring_orders)
         return other
@@ -178,6 +183,14 @@ class AztlanState:
         if self.phase == SCORING:
             return [s for s in self.scoring_due if s not in self.scoring_orders]
         return []
+
+    def is_waiting(self, s: int) -> bool:
+        phase = self.phase
+        if phase == DEVELOPMENT:
+            return self.order[self.dev_seat] == s
+        if phase == CHOOSING:
+            return self.chosen[s] is None
+        return s in self.waiting()
 
     def decisions(self, options: bool = True) -> list[Decision]:
         """Who must decide what now; `options` (private to each seat) on request."""
@@ -236,10 +249,12 @@ class AztlanState:
         now waits for someone else (a declared battle's answer, another seat's turn);
         the caller keeps them to submit when the seat is asked again."""
         s = self.seat_index(seat)
+        if not self.is_waiting(s):
+            raise NotYourDecisionError(self._not_asked(s))
         if len(orders) > 1:
             self._dry_run(s, orders)
         for i, order in enumerate(orders):
-            if s not in self.waiting():
+            if not self.is_waiting(s):
                 return list(orders[i:])
             self.apply(seat, order)
         return []
@@ -260,15 +275,13 @@ class AztlanState:
     def apply(self, seat: str, order: Order) -> None:
         """Validate one order and carry it out; nothing changes if it is illegal."""
         s = self.seat_index(seat)
-        if s not in self.waiting():
+        if not self.is_waiting(s):
             raise NotYourDecisionError(self._not_asked(s))
-        handler = {ChooseCard: self._choose, Turn: self._turn, Resolve: self._resolve,
-                   LetTieStand: self._let_tie_stand, React: self._react,
-                   Score: self._score_order}.get(type(order))
+        handler = self._HANDLERS.get(type(order))
         if handler is None:
             raise IllegalOrderError(f"not an Aztlán order: {order!r}")
-        handler(s, order)
-        self.log.append(f"{seat}: {to_text(order)}")
+        handler(self, s, order)
+        self.log.append((s, order))
 
     def _not_asked(self, s: int) -> str:
         if self.phase == OVER:
@@ -419,6 +432,7 @@ class AztlanState:
     def _start_conflicts(self) -> None:
         self.phase = CONFLICT
         self.conflicts = {}
+        self.stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
         position = {s: i for i, s in enumerate(self.order)}
         for t, row in enumerate(self.pawns):
             present = [p for p, count in enumerate(row) if count]
@@ -429,6 +443,8 @@ class AztlanState:
             leaders = sorted((self._seat_of(p) for p in present if powers[p] == top), key=position.get)
             winner = leaders[0] if len(leaders) == 1 else None
             self.conflicts[t] = Conflict(t, powers, winner, [] if winner is not None else leaders)
+            for seat in leaders:
+                self.stakes[seat].append(t)
         self._event(PUBLIC, "conflicts", territories=[
             {"territory": self.board.territories[t].id,
              "powers": {self.peoples[p]: power for p, power in c.powers.items()},
@@ -442,7 +458,8 @@ class AztlanState:
         """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
         won, tied = [], []
         first_only = self.options.tie_window == "first-leader"
-        for t, c in self.conflicts.items():
+        for t in self.stakes[s]:
+            c = self.conflicts[t]
             if c.resolved:
                 continue
             if c.winner == s:
@@ -730,3 +747,8 @@ class AztlanState:
         """What `seat` may see (None: a spectator); see views.py."""
         from engine.aztlan.views import build_view
         return build_view(self, None if seat is None else self.seat_index(seat))
+
+
+AztlanState._HANDLERS = {ChooseCard: AztlanState._choose, Turn: AztlanState._turn,
+                         Resolve: AztlanState._resolve, LetTieStand: AztlanState._let_tie_stand,
+                         React: AztlanState._react, Score: AztlanState._score_order}
