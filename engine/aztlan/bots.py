@@ -66,7 +66,7 @@ class RandomBot:
         move = None
         if rng.random() < 0.5:
             extra = [place] + ([eagle] if eagle is not None else [])
-            mine = [t for t in range(count) if state.pawns[t][people]] + extra
+            mine = [*scoring.bits(state.occupied_mask[people]), *extra]
             start = rng.choice(mine)
             near = board.adjacent[start]
             if near:
@@ -82,10 +82,11 @@ class RandomBot:
             wild = rng.choice(TERRAIN_TYPES)
         blessings = tuple(card for card in hand if card in BLESSINGS and rng.random() < 0.5)
         rafts = ()
-        pairs = state.rafts_pairs(s)
-        if RAFTS in hand and pairs and rng.random() < 0.5:
-            a, b = rng.choice(pairs)
-            rafts = ((state.board.territories[a].id, state.board.territories[b].id),)
+        if RAFTS in hand and rng.random() < 0.5:
+            pairs = state.rafts_pairs(s)
+            if pairs:
+                a, b = rng.choice(pairs)
+                rafts = ((state.board.territories[a].id, state.board.territories[b].id),)
         return Score(wild, blessings, rafts)
 
 
@@ -182,7 +183,7 @@ class HeuristicBot:
     def _score(self, state: AztlanState, s: int) -> Score:
         hand = state.hands[s]
         blessings = tuple(card for card in hand if card in BLESSINGS)
-        pairs = state.rafts_pairs(s)
+        pairs = state.rafts_pairs(s) if RAFTS in hand else []
         rafts = []
         if pairs:
             base = state.score_seat(s, Score(blessings=blessings))["points"]

@@ -6,7 +6,6 @@ initial stack order and gives the seed; see docs/records.md.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Any
 
 from engine.aztlan.board import Board, BoardError, load_board
@@ -40,9 +39,17 @@ class Aztlan:
         return seats[:count]
 
 
-@lru_cache(maxsize=32)
+_MASKS: dict[int, tuple[Board, BoardMasks]] = {}
+
+
 def _masks(board: Board) -> BoardMasks:
-    return BoardMasks(board)
+    """Masks per board object (packaged boards are cached objects, so this hits)."""
+    cached = _MASKS.get(id(board))
+    if cached is None or cached[0] is not board:
+        if len(_MASKS) > 64:
+            _MASKS.clear()
+        cached = _MASKS[id(board)] = (board, BoardMasks(board))
+    return cached[1]
 
 
 def _board(ref: Any) -> Board:

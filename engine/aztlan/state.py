@@ -116,6 +116,7 @@ class AztlanState:
         self.removed_before = [0] * people_count  # removed in earlier ages
         self.removed_now = [0] * people_count  # removed this age
         self.placed_mask = [0] * people_count  # where a reserve pawn was placed this age
+        self.occupied_mask = [0] * people_count  # where each people has pawns (kept up to date)
 
         self.order: list[int] = []
         self.dev_seat = 0  # position in self.order of the seat whose turn it is
@@ -157,7 +158,7 @@ class AztlanState:
     def clone(self) -> "AztlanState":
         other = copy.copy(self)
         for name in ("score", "height", "played", "chosen", "deck", "discard", "reserve",
-                     "to_place", "removed_before", "removed_now", "placed_mask", "order",
+                     "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
                      "scoring_due", "age_scores", "events", "log", "control"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
@@ -396,19 +397,26 @@ class AztlanState:
                 raise IllegalOrderError(f"{self.name(end)} is not adjacent to {self.name(start)} "
                                         "(a lake breaks adjacency)")
         # Legal: carry it out.
-        self.pawns[place][people] += 1
+        pawns = self.pawns
+        pawns[place][people] += 1
         self.to_place[people] -= 1
         self.placed_mask[people] |= 1 << place
+        occupied = self.occupied_mask[people] | 1 << place
         if eagle is not None:
             self._play(s, EAGLE_JAGUAR)
             if source == "reserve":
                 self.reserve[people] -= 1
             else:
                 self.removed_before[people] -= 1
-            self.pawns[eagle][people] += 1
+            pawns[eagle][people] += 1
+            occupied |= 1 << eagle
         if order.move is not None:
-            self.pawns[start][people] -= 1
-            self.pawns[end][people] += 1
+            pawns[start][people] -= 1
+            pawns[end][people] += 1
+            occupied |= 1 << end
+            if not pawns[start][people]:
+                occupied &= ~(1 << start)
+        self.occupied_mask[people] = occupied
         self._event(PUBLIC, "turn", seat=self.seats[s], place=order.place, eagle=order.eagle,
                     move=list(order.move) if order.move else None)
         self._next_turn()
@@ -565,6 +573,7 @@ class AztlanState:
             if count and p not in keep:
                 removed[self.peoples[p]] = count
                 self.removed_now[p] += count
+                self.occupied_mask[p] &= ~(1 << t)
                 row[p] = 0
         return removed
 
@@ -614,12 +623,8 @@ class AztlanState:
             self._score_age()
 
     def occupied(self, s: int) -> int:
-        people = self.control[s]
-        mask = 0
-        for t, row in enumerate(self.pawns):
-            if row[people]:
-                mask |= 1 << t
-        return mask
+        """The territories where seat `s`'s people has pawns, as a mask."""
+        return self.occupied_mask[self.control[s]]
 
     def rafts_pairs(self, s: int) -> list[tuple[int, int]]:
         """Pairs of the seat's territories that Rafts and Canoes could join."""
