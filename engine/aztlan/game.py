@@ -96,6 +96,9 @@ def setup_from_record(record: dict[str, Any]) -> Setup:
     if len(seats) == 2:
         if not factions:
             factions = [0, 1]  # the player on top of the stack starts with Coyote+Quetzal
+        elif len(factions) == 1:  # one player's choice settles the other's
+            given = players[0] if isinstance(players[0], dict) and "faction" in players[0] else None
+            factions = [factions[0], 1 - factions[0]] if given else [1 - factions[0], factions[0]]
         if sorted(factions) != [0, 1]:
             raise SetupError("in a 2-player game each player starts with a different faction")
     elif factions:

@@ -221,7 +221,9 @@ def parse_line(line: str, board: "Board") -> Order:
             if eagle is None and cur.take("eagle"):
                 eagle = cur.territory(("move",))
             elif move is None and cur.take("move"):
-                move = cur.territory_pair(("eagle",))
+                move = cur.territory_pair(("eagle", "move"))
+            elif cur.peek() in ("eagle", "move"):
+                raise cur.error(f"the end of the line (one '{cur.peek()}' per turn)")
             else:
                 raise cur.error("'eagle <territory>' or 'move <territory> to <territory>'")
         order = Turn(place, eagle, move)

@@ -78,7 +78,7 @@ class PendingReaction:
 
 class AztlanState:
     game = "aztlan"
-    _HANDLERS: ClassVar[dict[type, Callable[..., None]]]  # order type -> method, set below
+    _HANDLERS: ClassVar[dict[type, tuple[Callable[..., None], str]]]  # set below the class
 
     def __init__(self, setup: Setup, masks: BoardMasks | None = None):
         self.setup = setup
@@ -254,22 +254,43 @@ class AztlanState:
             raise NotYourDecisionError(self._not_asked(s))
         if len(orders) > 1:
             self._dry_run(s, orders)
+        turn = self._turn_context()
         for i, order in enumerate(orders):
-            if not self.is_waiting(s):
-                return list(orders[i:])
+            if self._already_done(s, order):
+                continue
+            if not self.is_waiting(s) or self._turn_context() != turn:
+                return [o for o in orders[i:] if not self._already_done(s, o)]
             self.apply(seat, order)
         return []
+
+    def _already_done(self, s: int, order: Order) -> bool:
+        """'tie T' for a tie that already stands (a seat without cards lets ties stand
+        by itself, possibly while its submission was being carried out)."""
+        if not isinstance(order, LetTieStand) or self.phase != CONFLICT:
+            return False
+        conflict = self.conflicts.get(self.board.index_of.get(order.territory, -1))
+        return conflict is not None and (conflict.resolved or s in conflict.passed)
+
+    def _turn_context(self) -> tuple[int, str, int]:
+        """Which turn this is: a submission never runs on into a later turn or phase."""
+        return self.age, self.phase, self.conflict_pos if self.phase == CONFLICT else -1
 
     def _dry_run(self, s: int, orders: Sequence[Order]) -> None:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
         trial.events, trial.log = [], []
+        turn = trial._turn_context()
         for order in orders:
+            if trial._already_done(s, order):
+                continue
             while trial.reaction and s not in trial.reaction.asked:
-                for other in trial.waiting():  # assume battles are accepted: that only keeps later orders legal
-                    trial.apply(trial.seats[other], React(trial.board.territories[trial.reaction.territory].id, False))
-            if s not in trial.waiting():
+                # Assume the battle is accepted: a Sacred Games would only add a card to
+                # the seat's hand, so every later order stays legal.
+                battle = trial.board.territories[trial.reaction.territory].id
+                for other in trial.waiting():
+                    trial.apply(trial.seats[other], React(battle, False))
+            if not trial.is_waiting(s) or trial._turn_context() != turn:
                 return
             trial.apply(trial.seats[s], order)
 
@@ -278,9 +299,12 @@ class AztlanState:
         s = self.seat_index(seat)
         if not self.is_waiting(s):
             raise NotYourDecisionError(self._not_asked(s))
-        handler = self._HANDLERS.get(type(order))
+        handler, kind = self._HANDLERS.get(type(order), (None, None))
         if handler is None:
             raise IllegalOrderError(f"not an Aztlán order: {order!r}")
+        owed = self.owed_kind()
+        if kind != owed:
+            raise IllegalOrderError(f"the game asks you for {self._asking(s, owed)}")
         handler(self, s, order)
         self.log.append((s, order))
 
@@ -294,10 +318,24 @@ class AztlanState:
                 SCORING: "your scoring turn is already in"}[self.phase]
         return f"{what}; the game waits for {waiting}"
 
-    def _expect_phase(self, phase: str, what: str) -> None:
-        if self.phase != phase:
-            raise IllegalOrderError(f"{what} belongs to the {phase} phase; it is the {self.phase} phase "
-                                    f"of age {self.age}")
+    def owed_kind(self) -> str:
+        """The kind of decision the waiting seats owe now."""
+        if self.phase == CONFLICT:
+            return "reaction" if self.reaction else "conflict"
+        return {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}.get(self.phase, "")
+
+    def _asking(self, s: int, kind: str) -> str:
+        if kind == "reaction":
+            battle = self.board.territories[self.reaction.territory].id
+            return f"your answer to the battle in {battle}: 'sacred {battle}' or 'accept {battle}'"
+        if kind == "conflict":
+            items = ", ".join(map(str, self._decision_shape(s)[2]))
+            return (f"your conflict turn (territories {items}): 'battle', 'coexist', "
+                    f"'tlatoani ... battle|coexist' or 'tie' with a territory")
+        return {"power": "your power card for this age: 'card N'",
+                "turn": "your development turn: 'place <territory> [move <from> to <to>]'",
+                "scoring": "your scoring turn: 'score [wild <type>] [blessing <god>] [rafts <a> and <b>]'",
+                }[kind]
 
     def _territory(self, ident: int) -> int:
         try:
@@ -332,7 +370,6 @@ class AztlanState:
                     if self.two_player else None)
 
     def _choose(self, s: int, order: ChooseCard) -> None:
-        self._expect_phase(CHOOSING, "choosing a power card")
         if order.number not in self.power_left[s]:
             left = ", ".join(map(str, self.power_left[s]))
             raise IllegalOrderError(f"you have no power card {order.number}; in your hand: {left}")
@@ -372,7 +409,6 @@ class AztlanState:
         return None
 
     def _turn(self, s: int, order: Turn) -> None:
-        self._expect_phase(DEVELOPMENT, "placing a pawn")
         people = self.control[s]
         place = self._territory(order.place)
         eagle = source = None
@@ -507,7 +543,6 @@ class AztlanState:
         raise IllegalOrderError(f"you do not decide the conflict in {self.name(t)}")
 
     def _resolve(self, s: int, order: Resolve) -> None:
-        self._expect_phase(CONFLICT, "settling a conflict")
         if order.choice not in ("battle", "coexist"):
             raise IllegalOrderError("a conflict is settled by 'battle' or 'coexist'")
         t = self._open_item(s, order.territory, tied=order.tlatoani)
@@ -538,9 +573,7 @@ class AztlanState:
             self._finish_battle(t, s, sacred=())
 
     def _react(self, s: int, order: React) -> None:
-        self._expect_phase(CONFLICT, "answering a battle")
-        reaction = self.reaction
-        assert reaction is not None  # waiting() only lists seats when a reaction is pending
+        reaction = self.reaction  # apply() checked that a battle waits for this answer
         if self._territory(order.territory) != reaction.territory:
             raise IllegalOrderError(f"the battle to answer is in {self.name(reaction.territory)}")
         if order.sacred and SACRED_GAMES not in self.hands[s]:
@@ -578,7 +611,6 @@ class AztlanState:
         return removed
 
     def _let_tie_stand(self, s: int, order: LetTieStand) -> None:
-        self._expect_phase(CONFLICT, "letting a tie stand")
         t = self._open_item(s, order.territory, tied=True)
         self._pass_tie(s, t)
         self._continue_conflicts()
@@ -639,7 +671,6 @@ class AztlanState:
         return sorted(pairs)
 
     def _score_order(self, s: int, order: Score) -> None:
-        self._expect_phase(SCORING, "a scoring turn")
         card = self.chosen[s]
         if order.wild is not None:
             if self.card_type[card] != WILD:
@@ -754,6 +785,10 @@ class AztlanState:
         return build_view(self, None if seat is None else self.seat_index(seat))
 
 
-AztlanState._HANDLERS = {ChooseCard: AztlanState._choose, Turn: AztlanState._turn,
-                         Resolve: AztlanState._resolve, LetTieStand: AztlanState._let_tie_stand,
-                         React: AztlanState._react, Score: AztlanState._score_order}
+# Each order type: the method that carries it out, and the kind of decision it answers.
+AztlanState._HANDLERS = {ChooseCard: (AztlanState._choose, "power"),
+                         Turn: (AztlanState._turn, "turn"),
+                         Resolve: (AztlanState._resolve, "conflict"),
+                         LetTieStand: (AztlanState._let_tie_stand, "conflict"),
+                         React: (AztlanState._react, "reaction"),
+                         Score: (AztlanState._score_order, "scoring")}
