@@ -26,6 +26,7 @@ from engine.core import Decision, IllegalOrderError, NotYourDecisionError
 
 CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
 PUBLIC = -1  # audience of an event every seat and spectator sees
+_KIND_OF_PHASE = {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
 
 
@@ -128,7 +129,8 @@ class AztlanState:
         self.scoring_orders: dict[int, Score] = {}
         self.age_scores: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
-        self.events: list[tuple[int, dict[str, Any]]] = []
+        # (audience, kind, age, data); views turn them into dicts only when asked
+        self.events: list[tuple[int, str, int, dict[str, Any]]] = []
         self.log: list[tuple[int, Order]] = []  # applied orders; text made on demand
         self._start_age()
 
@@ -322,7 +324,7 @@ class AztlanState:
         """The kind of decision the waiting seats owe now."""
         if self.phase == CONFLICT:
             return "reaction" if self.reaction else "conflict"
-        return {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}.get(self.phase, "")
+        return _KIND_OF_PHASE.get(self.phase, "")
 
     def _asking(self, s: int, kind: str) -> str:
         if kind == "reaction":
@@ -348,7 +350,7 @@ class AztlanState:
         return f"{territory.id} ({territory.name})"
 
     def _event(self, audience: int, kind: str, **data: Any) -> None:
-        self.events.append((audience, {"type": kind, "age": self.age, **data}))
+        self.events.append((audience, kind, self.age, data))
 
     # ---- choosing ------------------------------------------------------------------------
 
@@ -778,6 +780,11 @@ class AztlanState:
                       "winner": self.seats[ranking[0]],
                       "tiebreak": self.options.final_tiebreak}
         self._event(PUBLIC, "game-over", **self.final)
+
+    def events_for(self, reader: int | None) -> list[dict[str, Any]]:
+        """The events `reader` may see (public ones and its own), oldest first."""
+        return [{"type": kind, "age": age, **data} for audience, kind, age, data in self.events
+                if audience == PUBLIC or audience == reader]
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator); see views.py."""

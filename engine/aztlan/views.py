@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.aztlan.state import CONFLICT, PUBLIC
+from engine.aztlan.state import CONFLICT
 
 if TYPE_CHECKING:
     from engine.aztlan.state import AztlanState
@@ -44,7 +44,7 @@ def build_view(state: "AztlanState", reader: int | None) -> dict[str, Any]:
         "decisions": [d.public() for d in state.decisions(options=False)],
         "age_scores": state.age_scores,
         "result": state.final,
-        "events": [event for audience, event in state.events if audience in (PUBLIC, reader)],
+        "events": state.events_for(reader),
     }
     if state.phase == CONFLICT:
         view["conflicts"] = [_conflict(state, c) for c in state.conflicts.values()]
