@@ -5,6 +5,7 @@ state: its own hand and card, and public facts (never the deck or others' hands)
 - HeuristicBot: greedy one-step play: the placement and move that most improve its
   own score with its card, battle when it keeps a territory and coexist when the card
   is worth more, and the best scoring plays.
+- MinimalBot: the least a seat can do, a fair default for missed decisions.
 """
 from __future__ import annotations
 
@@ -198,7 +199,37 @@ class HeuristicBot:
         return Score(None, blessings, tuple(rafts))
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+class MinimalBot:
+    """The least a seat can do: the fair default for a missed decision when a game
+    prefers it to the heuristic bot.  It never plays a prosperity card and takes no
+    advantage it did not ask for: the lowest power card; a pawn placed beside its own
+    (where it has most pawns, else the lowest-numbered territory), no move; coexist
+    where it won, let ties stand, accept battles; score with no cards."""
+
+    name = "minimal"
+
+    def __init__(self, seed: int | str = 0):
+        pass  # deterministic: no randomness at all
+
+    def order(self, state: AztlanState, s: int) -> Order:
+        ids = state.board.territories
+        if state.phase == CHOOSING:
+            return ChooseCard(min(state.power_left[s]))
+        if state.phase == DEVELOPMENT:
+            people = state.control[s]
+            best = max(range(state.masks.count), key=lambda t: (state.pawns[t][people], -t))
+            return Turn(ids[best].id)
+        if state.phase == CONFLICT:
+            if state.reaction:
+                return React(ids[state.reaction.territory].id, False)
+            won, tied = state.open_items(s)
+            return Resolve(ids[won[0]].id, "coexist") if won else LetTieStand(ids[tied[0]].id)
+        if state.phase == SCORING:
+            return Score()
+        raise ValueError("the game is over")
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "minimal": MinimalBot}
 
 
 def make_bot(name: str, seed: int | str = 0) -> Bot:
