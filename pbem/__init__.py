@@ -1,0 +1,1 @@
+"""pbem: a play-by-email and asynchronous turn service for board games."""
