@@ -1,0 +1,1 @@
+"""Drawings of game boards as standalone SVG (standard library only, nothing fetched)."""
