@@ -100,3 +100,26 @@ def play_command(bots: str, seed: str | None, board: str, edition: str, options:
             json.dump(record, handle, indent=1, ensure_ascii=False)
             handle.write("\n")
     click.echo(json.dumps(_summary(state) | {"record": out_path}, indent=2, ensure_ascii=False))
+
+
+@main.command("run")
+def run_command() -> None:
+    """Start the whole service on embedded defaults (SQLite, outbox mail) for development."""
+    from pbem.devserver import main as serve
+
+    serve()
+
+
+@main.group("db")
+def db_group() -> None:
+    """Database schema commands."""
+
+
+@db_group.command("upgrade")
+def db_upgrade_command() -> None:
+    """Create or migrate the schema of DATABASE_URL (default: a SQLite file under instance/)."""
+    from pbem.config import database_url
+    from pbem.db import upgrade
+
+    upgrade()
+    click.echo(f"schema is up to date: {database_url()}")

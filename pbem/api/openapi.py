@@ -1,0 +1,89 @@
+"""The OpenAPI 3 document served at /api/openapi.json, built from the marshmallow schemas."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from pbem.schemas import (ErrorSchema, GameCreateSchema, GameListSchema, GameSchema, GameViewSchema,
+                          HistorySchema, MeSchema, OrdersSchema, ReceiptSchema)
+
+SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
+           "GameList": GameListSchema, "GameView": GameViewSchema, "History": HistorySchema,
+           "Me": MeSchema, "Orders": OrdersSchema, "Receipt": ReceiptSchema}
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def _json(schema: str, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    meaning = {400: "bad request", 401: "no or bad token", 403: "not your seat", 404: "no such game",
+               409: "not possible in the game's state", 422: "invalid input or order rejected",
+               429: "rate limit reached"}
+    return {str(code): _json("Error", meaning[code]) for code in codes}
+
+
+PATHS: list[tuple[str, str, dict[str, Any]]] = [
+    ("/api/me", "get", {"summary": "Who the token belongs to", "security": BEARER,
+                        "responses": {"200": _json("Me", "the person"), **_errors(401)}}),
+    ("/api/games", "get", {
+        "summary": "List games",
+        "parameters": [{"name": "list", "in": "query", "schema": {
+            "type": "string", "enum": ["open", "finished", "mine", "waiting"], "default": "open"},
+            "description": "mine and waiting (games waiting for a decision of yours) need a token"}],
+        "responses": {"200": _json("GameList", "the games"), **_errors(401, 422)}}),
+    ("/api/games", "post", {
+        "summary": "Create a game; you take the first seat", "security": BEARER,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "GameCreate"}}},
+        "responses": {"201": _json("Game", "the new game"), **_errors(401, 422)}}),
+    ("/api/games/{game_id}", "get", {
+        "summary": "A game's public summary", "parameters": [GAME_ID],
+        "responses": {"200": _json("Game", "the game"), **_errors(404)}}),
+    ("/api/games/{game_id}/join", "post", {
+        "summary": "Take an open seat (or the one you were invited to)", "security": BEARER,
+        "parameters": [GAME_ID], "responses": {"200": _json("Game", "the game"), **_errors(401, 404, 409)}}),
+    ("/api/games/{game_id}/view", "get", {
+        "summary": "Your seat's view (the public view without a seat or token)", "parameters": [GAME_ID],
+        "responses": {"200": _json("GameView", "what you may see"), **_errors(401, 404, 409)}}),
+    ("/api/games/{game_id}/orders", "post", {
+        "summary": "Submit orders for your seat", "security": BEARER, "parameters": [GAME_ID],
+        "description": "The text is in the same grammar as orders by mail (docs/orders.md). "
+                       "It is checked and committed before the answer; a secret choice "
+                       "stays pending until every seat has chosen, and a new submission replaces it.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Orders"}}},
+        "responses": {"201": _json("Receipt", "accepted and committed"),
+                      **_errors(401, 403, 404, 409, 422, 429)}}),
+    ("/api/games/{game_id}/history", "get", {
+        "summary": "The events you may see, oldest first", "parameters": [GAME_ID],
+        "responses": {"200": _json("History", "events"), **_errors(404, 409)}}),
+    ("/api/games/{game_id}/record", "get", {
+        "summary": "The game record (setup, seed and order log; docs/records.md), once finished",
+        "parameters": [GAME_ID],
+        "responses": {"200": {"description": "the record",
+                              "content": {"application/json": {"schema": {"type": "object"}}}},
+                      **_errors(404, 409)}}),
+]
+
+
+@lru_cache(maxsize=1)
+def spec() -> dict[str, Any]:
+    document = APISpec(title="pbem API", version="1", openapi_version="3.0.3",
+                       info={"description": "Play Aztlán by API: the same service as the web and mail. "
+                                            "See docs/api.md."},
+                       plugins=[MarshmallowPlugin()])
+    document.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
+                                                   "description": "a personal API token from your profile page"})
+    for name, schema in SCHEMAS.items():
+        document.components.schema(name, schema=schema)
+    grouped: dict[str, dict[str, Any]] = {}
+    for path, method, operation in PATHS:
+        grouped.setdefault(path, {})[method] = operation
+    for path, operations in grouped.items():
+        document.path(path=path, operations=operations)
+    return document.to_dict()

@@ -1,0 +1,141 @@
+"""API endpoints.  Each one authenticates, validates with a schema, calls the application
+layer and dumps the answer with a schema; the same service functions serve the web."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, jsonify, request
+from marshmallow import Schema, ValidationError
+
+from pbem.api import api_bp
+from pbem.api.errors import error_response
+from pbem.describe import describe_all
+from pbem.extensions import db, limiter
+from pbem.models import User
+from pbem.schemas import (GameCreateSchema, GameListSchema, GameSchema, GameViewSchema, HistorySchema,
+                          MeSchema, OrdersSchema, ReceiptSchema)
+from pbem.services import accounts, lobby, play
+from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
+from pbem.services.state import game_state
+
+LISTS = ("open", "finished", "mine", "waiting")
+
+
+@api_bp.before_request
+def authenticate() -> Any:
+    """Bearer tokens only: the API ignores the browser session, so CSRF cannot reach it."""
+    g.user = None
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, secret = header.partition(" ")
+    user = accounts.user_for_api_token(db.session, secret.strip()) if scheme.lower() == "bearer" else None
+    if user is None:
+        return error_response(401, "unauthorized", "unknown or revoked token; send 'Authorization: Bearer <token>'")
+    g.user = user
+    return None
+
+
+@api_bp.errorhandler(ServiceError)
+def _service_error(error: ServiceError) -> Any:
+    db.session.rollback()
+    extra = {"expected": error.expected} if isinstance(error, OrderRejected) else {}
+    return error_response(error.status, error.code, error.message, **extra)
+
+
+@api_bp.errorhandler(ValidationError)
+def _validation_error(error: ValidationError) -> Any:
+    return error_response(422, "invalid", "the request body does not match the schema", fields=error.messages)
+
+
+def _user() -> User:
+    if g.user is None:
+        raise Unauthorized("this needs a personal API token: 'Authorization: Bearer <token>'")
+    return g.user
+
+
+def _body(schema: Schema) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Invalid("send a JSON object (Content-Type: application/json)")
+    return schema.load(data)
+
+
+@api_bp.get("/me")
+def me() -> Any:
+    return MeSchema().dump(_user())
+
+
+@api_bp.get("/games")
+def list_games() -> Any:
+    which = request.args.get("list", "open")
+    if which not in LISTS:
+        raise Invalid(f"list must be one of {', '.join(LISTS)}")
+    if which == "open":
+        games = lobby.open_games(db.session, g.user)
+    elif which == "finished":
+        games = lobby.finished_games(db.session)
+    elif which == "mine":
+        games = lobby.my_games(db.session, _user())
+    else:
+        games = lobby.waiting_for(db.session, _user())
+    return GameListSchema().dump({"games": games})
+
+
+@api_bp.post("/games")
+def create_game() -> Any:
+    data = _body(GameCreateSchema())
+    game = lobby.create_game(db.session, _user(), lobby.NewGame(**data),
+                             base_url=current_app.config["PBEM_BASE_URL"])
+    return GameSchema().dump(lobby.get_game_row(db.session, game.id)), 201
+
+
+@api_bp.get("/games/<int:game_id>")
+def get_game(game_id: int) -> Any:
+    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+
+
+@api_bp.post("/games/<int:game_id>/join")
+def join_game(game_id: int) -> Any:
+    lobby.join_game(db.session, game_id, _user())
+    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+
+
+@api_bp.get("/games/<int:game_id>/view")
+def view(game_id: int) -> Any:
+    game = lobby.get_game_row(db.session, game_id)
+    seen = play.game_view(db.session, game, g.user)
+    return GameViewSchema().dump({"game": game, "seat": seen.seat.tribe if seen.seat else None,
+                                  "view": seen.view, "pending": seen.my_pending,
+                                  "submitted": seen.submitted})
+
+
+@api_bp.post("/games/<int:game_id>/orders")
+@limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
+def submit(game_id: int) -> Any:
+    data = _body(OrdersSchema())
+    receipt = play.submit_for_user(db.session, game_id, _user(), data["orders"], channel="api")
+    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied}), 201
+
+
+@api_bp.get("/games/<int:game_id>/history")
+def history(game_id: int) -> Any:
+    game = lobby.get_game_row(db.session, game_id)
+    view = play.game_view(db.session, game, g.user).view
+    events = view["events"]
+    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    board = game_state(db.session, game).board
+    texts = describe_all(events, names, {t.id: t.name for t in board.territories})
+    described = [{**text, "data": event} for text, event in zip(texts, events, strict=True)]
+    return HistorySchema().dump({"events": described})
+
+
+@api_bp.get("/games/<int:game_id>/record")
+def record(game_id: int) -> Any:
+    return jsonify(play.finished_record(db.session, lobby.get_game_row(db.session, game_id)))
+
+
+@api_bp.get("/openapi.json")
+def openapi() -> Any:
+    from pbem.api.openapi import spec
+    return jsonify(spec())

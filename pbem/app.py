@@ -1,0 +1,62 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Flask, g, session
+from flask_wtf.csrf import CSRFError
+
+from pbem.config import ROOT, load_config
+from pbem.extensions import csrf, db, limiter
+
+# Content-Security-Policy: our own scripts and styles only; inline style attributes are
+# allowed for the SVG board (fills and strokes), never inline scripts.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+       "form-action 'self'")
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder="static")
+    app.config.update(load_config(config))
+    app.jinja_env.autoescape = True  # every template, whatever its file name
+    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+
+    db.init_app(app)
+    csrf.init_app(app)
+    limiter.init_app(app)
+
+    from pbem.api import api_bp
+    from pbem.web import register as register_web
+
+    register_web(app)
+    app.register_blueprint(api_bp)
+    csrf.exempt(api_bp)  # bearer tokens, no cookies: nothing for a forged form to ride on
+
+    app.before_request(_load_user)
+    app.after_request(_security_headers)
+    app.register_error_handler(CSRFError, _csrf_error)
+    return app
+
+
+def _load_user() -> None:
+    from pbem.services.accounts import get_user
+    g.user = get_user(db.session, session.get("uid"))
+    if g.user is None and "uid" in session:
+        session.pop("uid")  # the account is gone
+
+
+def _security_headers(response: Any) -> Any:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    # Sign-in links carry a token in the path: never send it on as a referrer.
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def _csrf_error(error: CSRFError) -> Any:
+    from flask import render_template
+    return render_template("error.html", title="Form expired",
+                           message="The form was too old or came from elsewhere. Go back, reload the page "
+                                   "and try again."), 400

@@ -1,0 +1,76 @@
+"""Configuration from the environment, with defaults that are safe or clearly development-only.
+
+Every setting can also be passed to `create_app(config)`, which wins over the environment
+(tests use that).  The environment variables are listed in docs/service.md.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any, Mapping
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SQLITE = ROOT / "instance" / "pbem.sqlite3"
+DEV_SECRET = "pbem-development-only-secret-key"
+DEV_ENVS = ("development", "testing")
+
+
+def database_url(url: str | None = None) -> str:
+    """The SQLAlchemy URL for DATABASE_URL (default: a SQLite file under instance/).
+
+    Plain `postgres://` and `postgresql://` URLs (as hosting platforms hand them out) are
+    pointed at the psycopg 3 driver, the one we install.
+    """
+    url = url or os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def environment() -> str:
+    return (os.environ.get("PBEM_ENV") or os.environ.get("FLASK_ENV") or "production").lower()
+
+
+def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    overrides = dict(overrides or {})
+    env = overrides.get("PBEM_ENV") or environment()
+    config: dict[str, Any] = {
+        "PBEM_ENV": env,
+        "SQLALCHEMY_DATABASE_URI": database_url(overrides.pop("DATABASE_URL", None)),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SECRET_KEY": os.environ.get("SECRET_KEY"),
+        # Where links in mails point; behind a proxy set it to the public address.
+        "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        # The outbox page shows every mail, sign-in links included: development only.
+        "PBEM_DEV_OUTBOX": env in DEV_ENVS,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": _flag("PBEM_SECURE_COOKIES"),
+        "PERMANENT_SESSION_LIFETIME": 30 * 24 * 3600,
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_ENABLED": _flag("PBEM_RATELIMIT", True),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "PBEM_SIGNIN_LIMIT": os.environ.get("PBEM_SIGNIN_LIMIT", "5 per 15 minutes"),
+        "PBEM_SIGNIN_IP_LIMIT": os.environ.get("PBEM_SIGNIN_IP_LIMIT", "30 per hour"),
+        "PBEM_ORDER_LIMIT": os.environ.get("PBEM_ORDER_LIMIT", "60 per minute"),
+        "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
+        "MAX_CONTENT_LENGTH": 256 * 1024,
+    }
+    config.update(overrides)
+    if not config["SECRET_KEY"]:
+        if config["PBEM_ENV"] not in DEV_ENVS:
+            raise RuntimeError("SECRET_KEY is not set; set it in the environment "
+                               "(or PBEM_ENV=development for a local development key)")
+        warnings.warn("SECRET_KEY is not set: using the development key (PBEM_ENV="
+                      f"{config['PBEM_ENV']}); never do this in production", stacklevel=2)
+        config["SECRET_KEY"] = DEV_SECRET
+    return config

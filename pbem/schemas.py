@@ -1,0 +1,133 @@
+"""marshmallow schemas: what the JSON API accepts and answers (and what /api/openapi.json shows).
+
+Game answers are built from the games table without its setup JSON, which holds the
+secret seed: board, edition and options are copied out field by field.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from engine.aztlan.bots import BOTS
+from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
+from pbem.services.lobby import DECISION_KINDS, ON_MISSED
+
+
+class ErrorSchema(Schema):
+    error = fields.Str(required=True, metadata={"description": "a short code: invalid, order-rejected, "
+                                                              "not-found, forbidden, conflict, unauthorized"})
+    message = fields.Str(required=True, metadata={"description": "what went wrong, for a person"})
+    expected = fields.Str(metadata={"description": "for an order that does not parse: what the grammar expected"})
+    fields_ = fields.Dict(data_key="fields", metadata={"description": "per-field validation messages"})
+
+
+class SeatSchema(Schema):
+    position = fields.Int(required=True)
+    tribe = fields.Str(allow_none=True, metadata={"description": "drawn when the game starts"})
+    player = fields.Method("_player", metadata={"description": "display name, bot kind or 'open seat'"})
+    bot = fields.Str(allow_none=True)
+    waiting = fields.Bool(metadata={"description": "the game waits for a decision of this seat"})
+
+    def _player(self, seat: Seat) -> str:
+        return seat.label
+
+
+class GameSchema(Schema):
+    id = fields.Int(required=True)
+    kind = fields.Str()
+    title = fields.Str()
+    status = fields.Str(metadata={"description": "open, active, finished or aborted"})
+    version = fields.Int(metadata={"description": "changes whenever the game's state changes"})
+    players = fields.Method("_players")
+    board = fields.Method("_board")
+    edition = fields.Method("_edition")
+    options = fields.Method("_options")
+    deadline_policy = fields.Dict()
+    seats = fields.List(fields.Nested(SeatSchema))
+    result = fields.Dict(allow_none=True)
+    created_at = fields.DateTime()
+    started_at = fields.DateTime(allow_none=True)
+    finished_at = fields.DateTime(allow_none=True)
+
+    def _players(self, game: Game) -> int:
+        return len(game.seats)
+
+    def _board(self, game: Game) -> Any:
+        return game.setup.get("board")
+
+    def _edition(self, game: Game) -> Any:
+        return game.setup.get("edition")
+
+    def _options(self, game: Game) -> Any:
+        return game.setup.get("options", {})
+
+
+class DeadlinesSchema(Schema):
+    hours = fields.Dict(keys=fields.Str(validate=validate.OneOf(DECISION_KINDS)),
+                        values=fields.Int(allow_none=True, validate=validate.Range(1, 14 * 24)),
+                        metadata={"description": "hours per kind of decision; null: no deadline"})
+    on_missed = fields.Str(validate=validate.OneOf(ON_MISSED), load_default="bot")
+
+
+class GameCreateSchema(Schema):
+    title = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
+    players = fields.Int(load_default=3, validate=validate.Range(2, 4))
+    bots = fields.List(fields.Str(validate=validate.OneOf(list(BOTS))), load_default=list,
+                       metadata={"description": "one bot kind per bot seat"})
+    invites = fields.List(fields.Email(), load_default=list)
+    board = fields.Str(load_default="default")
+    edition = fields.Str(load_default="default")
+    options = fields.Dict(keys=fields.Str(), values=fields.Str(), load_default=dict)
+    deadlines = fields.Nested(DeadlinesSchema, load_default=None)
+
+
+class OrdersSchema(Schema):
+    orders = fields.Str(required=True, validate=validate.Length(1, 10_000),
+                        metadata={"description": "one order per line, as in an email (docs/orders.md)",
+                                  "example": "place 12 move 3 to 4"})
+
+
+class ReceiptSchema(Schema):
+    game_id = fields.Int()
+    seat = fields.Str()
+    orders = fields.List(fields.Str(), metadata={"description": "canonical text of the accepted orders"})
+    pending = fields.List(fields.Str(), metadata={"description": "accepted but not applied yet"})
+    applied = fields.Bool()
+    message = fields.Str()
+
+
+class GameViewSchema(Schema):
+    game = fields.Nested(GameSchema)
+    seat = fields.Str(allow_none=True, metadata={"description": "your seat; null for spectators"})
+    view = fields.Dict(metadata={"description": "the engine's view for your seat (public view for "
+                                               "spectators); view.me holds your hand and decisions"})
+    pending = fields.List(fields.Str(), metadata={"description": "your orders not applied yet"})
+    submitted = fields.List(fields.Str(), metadata={"description": "waiting seats whose orders are in"})
+
+
+class EventSchema(Schema):
+    age = fields.Int(allow_none=True)
+    type = fields.Str()
+    text = fields.Str()
+    data = fields.Dict()
+
+
+class HistorySchema(Schema):
+    events = fields.List(fields.Nested(EventSchema))
+
+
+class AddressSchema(Schema):
+    address = fields.Str()
+    is_primary = fields.Bool()
+
+
+class MeSchema(Schema):
+    id = fields.Int()
+    display_name = fields.Str(validate=validate.Length(1, NAME_MAX))
+    time_zone = fields.Str()
+    addresses = fields.List(fields.Nested(AddressSchema))
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSchema))

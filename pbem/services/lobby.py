@@ -1,0 +1,289 @@
+"""The lobby: create games, invite, join, leave, start when full, and the game lists."""
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from sqlalchemy import Select, and_, exists, or_, select
+from sqlalchemy.orm import Session, selectinload
+
+from engine import get_game
+from engine.aztlan.bots import BOTS
+from engine.aztlan.data import names as packaged_names
+from engine.core import SetupError
+from pbem.mail.outbox import send_mail
+from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
+from pbem.services import links
+from pbem.services.accounts import normalize_address, owner_of
+from pbem.services.advance import advance
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
+from pbem.services.locking import bump_version, lock_game, unit_of_work
+
+GAME_KIND = "aztlan"
+DECISION_KINDS = ("power", "turn", "conflict", "reaction", "scoring")
+DEFAULT_HOURS = {"power": 48, "turn": 24, "conflict": 24, "reaction": 24, "scoring": 24}
+MAX_HOURS = 14 * 24
+ON_MISSED = ("bot", "wait")
+SEED_LIMIT = 2 ** 53  # stays exact in JavaScript clients once the record is published
+
+
+@dataclass
+class NewGame:
+    """What a creator asks for.  `bots` lists one bot kind per bot seat."""
+
+    title: str
+    players: int = 3
+    bots: Sequence[str] = ()
+    invites: Sequence[str] = ()
+    board: str = "default"
+    edition: str = "default"
+    options: dict[str, str] = field(default_factory=dict)
+    deadlines: dict[str, Any] | None = None
+    seed: int | str | None = None  # None: a random secret seed (tests fix one)
+
+
+def available(folder: str) -> list[str]:
+    """The packaged boards or editions a game can use."""
+    try:
+        return packaged_names(folder)
+    except FileNotFoundError:
+        return []
+
+
+def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
+    """Hours allowed per kind of decision (None: no deadline) and what a missed one gets.
+    Stored now; issue 4's workers enforce it."""
+    data = dict(data or {})
+    hours = dict(DEFAULT_HOURS)
+    given = data.pop("hours", {}) or {}
+    if not isinstance(given, dict):
+        raise Invalid("deadline hours must be given per kind of decision")
+    for kind, value in given.items():
+        if kind not in DECISION_KINDS:
+            raise Invalid(f"unknown kind of decision {str(kind)[:20]!r}; known: {', '.join(DECISION_KINDS)}")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= MAX_HOURS):
+            raise Invalid(f"the deadline for {kind} must be 1 to {MAX_HOURS} hours, or none")
+        hours[kind] = value
+    on_missed = data.pop("on_missed", "bot")
+    if on_missed not in ON_MISSED:
+        raise Invalid(f"on_missed must be one of {', '.join(ON_MISSED)}")
+    if data:
+        raise Invalid(f"unknown deadline setting {sorted(data)[0][:20]!r}")
+    return {"hours": hours, "on_missed": on_missed}
+
+
+def _validate(new: NewGame) -> tuple[str, list[str]]:
+    title = " ".join((new.title or "").split())
+    if not 1 <= len(title) <= TITLE_MAX:
+        raise Invalid(f"a title has 1 to {TITLE_MAX} characters")
+    rules = get_game(GAME_KIND)
+    if not rules.min_players <= new.players <= rules.max_players:  # type: ignore[attr-defined]
+        raise Invalid(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")  # type: ignore[attr-defined]
+    for kind in new.bots:
+        if kind not in BOTS:
+            raise Invalid(f"unknown bot {str(kind)[:20]!r}; known: {', '.join(BOTS)}")
+    invites = [normalize_address(address) for address in new.invites]
+    if len(set(invites)) != len(invites):
+        raise Invalid("an address is invited twice")
+    if 1 + len(new.bots) + len(invites) > new.players:
+        raise Invalid(f"you, {len(new.bots)} bot(s) and {len(invites)} invitation(s) do not fit "
+                      f"in {new.players} seats")
+    for folder, name in (("boards", new.board), ("editions", new.edition)):
+        if name not in available(folder):
+            raise Invalid(f"no {folder[:-1]} named {str(name)[:40]!r}; "
+                          f"available: {', '.join(available(folder)) or 'none'}")
+    return title, invites
+
+
+def _check_setup(setup: dict[str, Any], players: int) -> None:
+    """Build the engine's setup once with stand-in players, so a bad option fails now."""
+    rules = get_game(GAME_KIND)
+    trial = {**setup, "players": rules.seating(setup["seed"], players)}  # type: ignore[attr-defined]
+    try:
+        rules.new_game(trial)
+    except SetupError as error:
+        raise Invalid(str(error)) from None
+
+
+@unit_of_work
+def create_game(session: Session, creator: User, new: NewGame, *, base_url: str) -> Game:
+    """A new game with the creator in the first seat, then the bots, then the invited."""
+    title, invites = _validate(new)
+    seed = new.seed if new.seed is not None else secrets.randbelow(SEED_LIMIT)
+    setup = {"board": new.board, "edition": new.edition, "options": dict(new.options or {}), "seed": seed}
+    _check_setup(setup, new.players)
+    game = Game(kind=GAME_KIND, title=title, status=Game.OPEN, setup=setup,
+                deadline_policy=deadline_policy(new.deadlines), created_by=creator.id)
+    occupants: list[dict[str, Any]] = [{"user_id": creator.id, "joined_at": now()}]
+    occupants += [{"bot": kind} for kind in new.bots]
+    occupants += [{"invited_email": address} for address in invites]
+    occupants += [{} for _ in range(new.players - len(occupants))]
+    game.seats = [Seat(position=i, **occupant) for i, occupant in enumerate(occupants)]
+    session.add(game)
+    session.flush()
+    for address in invites:
+        _mail_invitation(session, game, creator, address, base_url)
+    session.commit()
+    return _start_if_full(session, game)
+
+
+def _mail_invitation(session: Session, game: Game, inviter: User, address: str, base_url: str) -> None:
+    invitee = owner_of(session, address)
+    if invitee is not None and not invitee.notify_invites:
+        return  # they asked for no invitation mails; the game still lists the seat for them
+    send_mail(session, address, f"{inviter.display_name} invites you to play {game.title}",
+              f"{inviter.display_name} invites you to a game of Aztlán on pbem: {game.title}.\n\n"
+              f"Sign in with this address and join it here:\n{links.game(base_url, game.id)}\n",
+              kind="invitation")
+
+
+def get_game_row(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+def _my_addresses(session: Session, user: User) -> list[str]:
+    return list(session.scalars(select(EmailAddress.address).where(EmailAddress.user_id == user.id)))
+
+
+@unit_of_work
+def invite(session: Session, game_id: int, inviter: User, address: str, *, base_url: str) -> Seat:
+    address = normalize_address(address)
+    game = lock_game(session, game_id)
+    if game.status != Game.OPEN:
+        raise Conflict("invitations are for games that have not started")
+    if not any(seat.user_id == inviter.id for seat in game.seats):
+        raise Forbidden("only players of this game can invite")
+    if any(seat.invited_email == address for seat in game.seats):
+        raise Conflict("that address is invited already")
+    seat = next((seat for seat in game.seats if seat.is_open and seat.invited_email is None), None)
+    if seat is None:
+        raise Conflict("there is no open seat left to invite to")
+    seat.invited_email = address
+    _mail_invitation(session, game, inviter, address, base_url)
+    session.commit()
+    return seat
+
+
+@unit_of_work
+def join_game(session: Session, game_id: int, user: User) -> Seat:
+    """Take the seat reserved for one of your addresses, else an open one; the game starts
+    when the last seat is taken."""
+    game = lock_game(session, game_id)
+    if game.status != Game.OPEN:
+        raise Conflict("this game is not open for joining")
+    if any(seat.user_id == user.id for seat in game.seats):
+        raise Conflict("you already have a seat in this game")
+    mine = set(_my_addresses(session, user))
+    free = [seat for seat in game.seats if seat.is_open]
+    seat = next((s for s in free if s.invited_email in mine), None) or \
+        next((s for s in free if s.invited_email is None), None)
+    if seat is None:
+        raise Conflict("there is no open seat in this game")
+    seat.user_id, seat.joined_at, seat.invited_email = user.id, now(), None
+    session.commit()
+    _start_if_full(session, game)
+    return seat
+
+
+@unit_of_work
+def leave_game(session: Session, game_id: int, user: User) -> None:
+    game = lock_game(session, game_id)
+    if game.status != Game.OPEN:
+        raise Conflict("you can only leave a game before it starts")
+    if game.created_by == user.id:
+        raise Conflict("you created this game: cancel it instead")
+    seat = next((seat for seat in game.seats if seat.user_id == user.id), None)
+    if seat is None:
+        raise Conflict("you have no seat in this game")
+    seat.user_id = seat.joined_at = None
+    session.commit()
+
+
+@unit_of_work
+def cancel_game(session: Session, game_id: int, user: User) -> None:
+    game = lock_game(session, game_id)
+    if game.created_by != user.id:
+        raise Forbidden("only the person who created a game can cancel it")
+    if game.status != Game.OPEN:
+        raise Conflict("only a game that has not started can be cancelled")
+    bump_version(session, game, status=Game.ABORTED)
+    session.commit()
+
+
+def _start_if_full(session: Session, game: Game) -> Game:
+    game = lock_game(session, game.id)
+    if game.status != Game.OPEN or any(seat.is_open for seat in game.seats):
+        session.rollback()
+        return game
+    start_game(session, game)
+    advance(session, game.id)  # bots may owe the first decisions
+    return game
+
+
+def start_game(session: Session, game: Game) -> None:
+    """Draw the stack order and who sits where (from the seed), and write the players into
+    the record.  Atomic: the game is either open with no players or active with all."""
+    rules = get_game(game.kind)
+    seed = game.setup["seed"]
+    tribes = rules.seating(seed, len(game.seats))  # type: ignore[attr-defined]
+    occupants = list(game.seats)
+    random.Random(f"{seed}:places").shuffle(occupants)
+    players = []
+    for tribe, seat in zip(tribes, occupants, strict=True):
+        seat.tribe = tribe
+        players.append({"seat": tribe, "name": seat.label})
+    bump_version(session, game, status=Game.ACTIVE, started_at=now(),
+                 setup={**game.setup, "players": players})
+    session.commit()
+
+
+# ---- lists --------------------------------------------------------------------------------
+
+LIST_LIMIT = 100
+
+
+def _games(session: Session, query: Select[Any], limit: int) -> list[Game]:
+    query = query.options(selectinload(Game.seats).selectinload(Seat.user)) \
+        .order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)
+    return list(session.scalars(query).unique())
+
+
+def my_games(session: Session, user: User, limit: int = LIST_LIMIT) -> list[Game]:
+    """Games you sit in that are open or running."""
+    return _games(session, select(Game).join(Seat).where(
+        Seat.user_id == user.id, Game.status.in_((Game.OPEN, Game.ACTIVE))), limit)
+
+
+def waiting_for(session: Session, user: User, limit: int = LIST_LIMIT) -> list[Game]:
+    """Running games that wait for a decision of yours."""
+    return _games(session, select(Game).join(Seat).where(
+        Seat.user_id == user.id, Seat.waiting.is_(True), Game.status == Game.ACTIVE), limit)
+
+
+def open_games(session: Session, user: User | None = None, limit: int = LIST_LIMIT) -> list[Game]:
+    """Games with a seat anyone (or you, by invitation) may take."""
+    takeable = and_(Seat.user_id.is_(None), Seat.bot.is_(None))
+    if user is not None:
+        mine = _my_addresses(session, user)
+        takeable = and_(takeable, or_(Seat.invited_email.is_(None), Seat.invited_email.in_(mine)))
+        seated = exists().where(Seat.game_id == Game.id, Seat.user_id == user.id)
+        condition = and_(Game.status == Game.OPEN, ~seated)
+    else:
+        takeable = and_(takeable, Seat.invited_email.is_(None))
+        condition = Game.status == Game.OPEN
+    has_seat = exists().where(Seat.game_id == Game.id, takeable)
+    return _games(session, select(Game).where(condition, has_seat), limit)
+
+
+def finished_games(session: Session, user: User | None = None, limit: int = LIST_LIMIT) -> list[Game]:
+    """Finished games: yours if `user` is given, else everyone's."""
+    query = select(Game).where(Game.status == Game.FINISHED)
+    if user is not None:
+        query = query.join(Seat).where(Seat.user_id == user.id)
+    return _games(session, query, limit)

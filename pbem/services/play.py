@@ -1,0 +1,185 @@
+"""Playing: the one path for an order, and what each reader may see of a game.
+
+An order goes: text -> the engine's parser -> a check on a copy of the current state ->
+committed as pending -> acknowledged with its canonical text -> `advance` applies it.
+Every answer about a game is built from the engine's view for the reader's seat (or the
+public view), never from the state itself; the order log and seed only leave the service
+in the record of a finished game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from engine.aztlan.orders import to_text
+from engine.core import OrderError, ParseError
+from engine.records import replay
+from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
+from pbem.services.advance import advance
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected, StaleGame
+from pbem.services.locking import lock_game, unit_of_work
+from pbem.services.state import game_state, log_lines, record
+
+MAX_SUBMISSION = 10_000  # characters; far more than any legal submission
+CHANNELS = ("web", "api", "email", "bot")
+
+
+@dataclass
+class Receipt:
+    """The acknowledgement of a committed submission."""
+
+    game_id: int
+    seat: str
+    orders: list[str]  # canonical text, one line per order, as stored
+    pending: list[str]  # those not applied yet: a secret choice, or queued after others' turns
+    message: str
+
+    @property
+    def applied(self) -> bool:
+        return not self.pending
+
+
+def seat_of(game: Game, user: User | None) -> Seat | None:
+    if user is None:
+        return None
+    return next((seat for seat in game.seats if seat.user_id == user.id), None)
+
+
+def require_seat(game: Game, user: User | None) -> Seat:
+    """The seat `user` plays in `game`; nobody acts for a seat that is not theirs."""
+    seat = seat_of(game, user)
+    if seat is None or seat.tribe is None:
+        raise Forbidden("you have no seat in this game")
+    return seat
+
+
+def submit_for_user(session: Session, game_id: int, user: User, text: str, *, channel: str) -> Receipt:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return submit_orders(session, require_seat(game, user), text, channel=channel,
+                         user_id=user.id)
+
+
+@unit_of_work
+def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
+                  user_id: int | None = None) -> Receipt:
+    """Check and commit a seat's orders, then advance the game.  Raises OrderRejected (and
+    stores nothing) when the text does not parse or the rules refuse it now.  A new
+    submission replaces the seat's orders that are still pending (a secret choice can be
+    changed until everyone has chosen)."""
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}")
+    if len(text or "") > MAX_SUBMISSION:
+        raise OrderRejected(f"a submission has at most {MAX_SUBMISSION} characters")
+    game_id, tribe = seat.game_id, seat.tribe
+    assert tribe is not None, "seats get a tribe when the game starts"
+    game = lock_game(session, game_id)
+    if game.status != Game.ACTIVE:
+        raise Conflict("the game is over" if game.status == Game.FINISHED else "the game is not running")
+    state = game_state(session, game)
+    canonical = _check(state, tribe, text or "")
+    session.execute(delete(PendingOrder).where(PendingOrder.game_id == game_id, PendingOrder.seat == tribe))
+    rows = [PendingOrder(game_id=game_id, seat=tribe, text=line, channel=channel, user_id=user_id)
+            for line in canonical]
+    session.add_all(rows)
+    seat.last_error = None
+    session.flush()
+    ids = [row.id for row in rows]
+    session.commit()  # committed before acknowledged
+    try:
+        advance(session, game_id)
+    except StaleGame:
+        session.rollback()  # others kept changing the game; their advance applies these orders
+    still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
+    pending = [line for line, row_id in zip(canonical, ids, strict=True) if row_id in still]
+    return Receipt(game_id, tribe, canonical, pending, _message(canonical, pending))
+
+
+def _check(state: Any, tribe: str, text: str) -> list[str]:
+    """The canonical lines of `text` if the seat may give these orders now."""
+    try:
+        orders = state.parse(text)
+        if not orders:
+            raise OrderRejected("no orders found: write one order per line")
+        trial = state.clone()
+        if state.seats.index(tribe) not in trial.waiting():
+            trial.apply(tribe, orders[0])  # raises the engine's precise "not your decision" error
+        trial.submit(tribe, orders)
+    except ParseError as error:
+        raise OrderRejected(str(error), expected=error.expected, line=error.line) from None
+    except OrderError as error:
+        raise OrderRejected(str(error)) from None
+    lines = [to_text(order) for order in orders]
+    if any(len(line) > ORDER_MAX for line in lines):
+        raise OrderRejected(f"an order has at most {ORDER_MAX} characters")
+    return lines
+
+
+def _message(orders: list[str], pending: list[str]) -> str:
+    done = [line for line in orders if line not in pending]
+    parts = []
+    if done:
+        parts.append(f"Applied: {'; '.join(done)}.")
+    if pending:
+        parts.append(f"Accepted, waiting: {'; '.join(pending)}. It is applied once the others have "
+                     "decided (or when your turn comes); until then you may replace it.")
+    return " ".join(parts)
+
+
+@unit_of_work
+def withdraw(session: Session, seat: Seat) -> int:
+    """Withdraw the seat's pending orders; returns how many there were."""
+    lock_game(session, seat.game_id)
+    result = session.execute(delete(PendingOrder).where(PendingOrder.game_id == seat.game_id,
+                                                        PendingOrder.seat == seat.tribe))
+    session.commit()
+    return result.rowcount or 0  # type: ignore[attr-defined]
+
+
+# ---- what a reader sees -------------------------------------------------------------------
+
+@dataclass
+class GameView:
+    """Everything a page or API answer about a running or finished game may show a reader."""
+
+    game: Game
+    seat: Seat | None  # the reader's seat, if any
+    view: dict[str, Any]  # the engine's view for that seat (public view for everyone else)
+    my_pending: list[str] = field(default_factory=list)
+    submitted: list[str] = field(default_factory=list)  # waiting seats whose orders are in (and bots)
+
+
+def game_view(session: Session, game: Game, user: User | None) -> GameView:
+    seat = seat_of(game, user)
+    state = game_state(session, game)
+    tribe = seat.tribe if seat is not None else None
+    view = state.view(tribe)
+    pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
+                                   .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
+    waiting = {d["seat"] for d in view["decisions"]}
+    # Bots decide the moment the others have: count them as in.
+    ready = {owner for owner, _ in pending} | {s.tribe for s in game.seats if s.bot}
+    return GameView(game, seat, view,
+                    my_pending=[text for owner, text in pending if owner == tribe],
+                    submitted=sorted(ready & waiting))
+
+
+def finished_record(session: Session, game: Game) -> dict[str, Any]:
+    """The game's record (engine format, with seed and order log) once it is finished."""
+    if game.status != Game.FINISHED:
+        raise Conflict("the record is published when the game is finished")
+    return record(game, log_lines(session, game.id))
+
+
+def replay_step(session: Session, game: Game, step: int) -> tuple[dict[str, Any], list[str]]:
+    """The public view of a finished game after its first `step` orders, and the whole
+    order log (the record is public once the game is finished)."""
+    full = finished_record(session, game)
+    orders = full["orders"]
+    if not 0 <= step <= len(orders):
+        raise Invalid(f"step must be from 0 to {len(orders)}")
+    return replay({**full, "orders": orders[:step]}).view(None), orders

@@ -1,0 +1,99 @@
+"""The browser side: blueprints for sign-in, profile, lobby, game pages and the dev outbox.
+
+Helpers shared by the blueprints live here: who is signed in, where to go after sign-in,
+how service errors become pages, and time shown in the reader's time zone.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from functools import wraps
+from typing import Any, Callable, TypeVar
+from zoneinfo import ZoneInfo
+
+from flask import Flask, current_app, flash, g, redirect, render_template, request, url_for
+
+from pbem.models import User
+from pbem.services.errors import ServiceError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def register(app: Flask) -> None:
+    from pbem.web import auth, dev, game, lobby, profile
+
+    for module in (auth, profile, lobby, game, dev):
+        app.register_blueprint(module.bp)
+    app.register_error_handler(ServiceError, service_error)
+    app.register_error_handler(404, lambda e: http_error(404, "not-found", "Not found",
+                                                         "There is nothing at this address."))
+    app.register_error_handler(405, lambda e: http_error(405, "method-not-allowed", "Not allowed",
+                                                         "This address does not take that method."))
+    app.register_error_handler(429, lambda e: http_error(429, "rate-limited", "Slow down",
+                                                         f"Too many requests ({e.description}); try again later.",
+                                                         e.get_response().headers))
+    app.jinja_env.filters["localtime"] = localtime
+    app.jinja_env.globals["base_url"] = lambda: current_app.config["PBEM_BASE_URL"]
+
+
+def current_user() -> User | None:
+    return getattr(g, "user", None)
+
+
+def signed_in() -> User:
+    """The signed-in person, in a view behind `login_required`."""
+    user = current_user()
+    if user is None:
+        raise RuntimeError("signed_in() outside a login_required view")
+    return user
+
+
+def login_required(view: F) -> F:
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if current_user() is None:
+            flash("Sign in first.", "info")
+            return redirect(url_for("auth.signin", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+    return wrapped  # type: ignore[return-value]
+
+
+def safe_next(target: str | None, default: str = "/") -> str:
+    """Only local paths: a sign-in must never bounce the browser to another site."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    return target
+
+
+def service_error(error: ServiceError) -> Any:
+    if request.blueprint == "api":
+        from pbem.api.errors import error_response
+        return error_response(error.status, error.code, error.message)
+    return render_template("error.html", title="That did not work", message=error.message), error.status
+
+
+def http_error(status: int, code: str, title: str, message: str, headers: Any = None) -> Any:
+    """An HTTP error as JSON under /api/, else as a page."""
+    if request.path.startswith("/api/"):
+        from pbem.api.errors import error_response
+        response = error_response(status, code, message)
+    else:
+        response = current_app.make_response((render_template("error.html", title=title, message=message), status))
+    for name in ("Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
+        if headers is not None and name in headers:
+            response.headers[name] = headers[name]
+    return response
+
+
+def back(default: str, message: str | None = None, category: str = "info") -> Any:
+    """Redirect after a form post (to the page the form was on)."""
+    if message:
+        flash(message, category)
+    return redirect(safe_next(request.form.get("next"), default))
+
+
+def localtime(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M %Z") -> str:
+    if moment is None:
+        return ""
+    user = current_user()
+    zone = ZoneInfo(user.time_zone if user else "UTC")
+    return moment.astimezone(zone).strftime(fmt)

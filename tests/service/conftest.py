@@ -1,0 +1,136 @@
+"""Service test fixtures: the app on SQLite and on PostgreSQL, with a fresh schema per test
+session (built by the Alembic migrations) and empty tables for every test.
+
+Every test that takes `app` (or a fixture built on it) runs twice: [sqlite] and
+[postgresql].  PostgreSQL is the server on 127.0.0.1:5432 (database `test`, user
+postgres); each test process (xdist worker) gets its own schema.  If the server is unreachable the
+PostgreSQL tests fail: they must run, not skip.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.orm import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pbem.app import create_app  # noqa: E402
+from pbem.db import upgrade  # noqa: E402
+from pbem.extensions import db, limiter  # noqa: E402
+from pbem.services.state import clear_cache  # noqa: E402
+
+POSTGRES = os.environ.get("PBEM_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+BACKENDS = ("sqlite", "postgresql")
+BASE_URL = "http://pbem.test"
+
+
+def worker() -> str:
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def ensure_database() -> None:
+    """Create the test database if the server lacks it (a fresh CI machine)."""
+    url = make_url(POSTGRES)
+    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                       {"name": url.database})
+            if not exists:
+                try:
+                    connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+                except (ProgrammingError, IntegrityError):
+                    pass  # the other xdist worker created it first
+    except OperationalError as error:
+        pytest.fail(f"PostgreSQL at {POSTGRES} is unreachable; the service suite needs it "
+                    f"(start it, or set PBEM_TEST_POSTGRES): {error}", pytrace=False)
+    finally:
+        admin.dispose()
+
+
+def postgres_schema_url(name: str) -> str:
+    """A fresh, empty schema `name` in the test database, and a URL that uses it."""
+    ensure_database()
+    engine = create_engine(POSTGRES)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+            connection.execute(text(f'CREATE SCHEMA "{name}"'))
+    except OperationalError as error:
+        pytest.fail(f"PostgreSQL at {POSTGRES} is unreachable; the service suite needs it "
+                    f"(start it, or set PBEM_TEST_POSTGRES): {error}", pytrace=False)
+    finally:
+        engine.dispose()
+    return f"{POSTGRES}?options=-csearch_path%3D{name}"
+
+
+def drop_postgres_schema(name: str) -> None:
+    engine = create_engine(POSTGRES)
+    with engine.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    engine.dispose()
+
+
+def app_config(url: str, **extra: Any) -> dict[str, Any]:
+    return {"TESTING": True, "PBEM_ENV": "testing", "SECRET_KEY": "test-secret", "DATABASE_URL": url,
+            "PBEM_BASE_URL": BASE_URL, "PBEM_ORDER_LIMIT": "1000 per minute",
+            "PBEM_SIGNIN_LIMIT": "100 per minute", "PBEM_SIGNIN_IP_LIMIT": "1000 per minute", **extra}
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    # Per process: parallel workers, and suites run at once from other checkouts, never share.
+    schema = f"pbem_test_{worker()}_{os.getpid()}"
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('sqlite')}/pbem.sqlite3"
+    else:
+        url = postgres_schema_url(schema)
+    upgrade(url)
+    app = create_app(app_config(url))
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+    if request.param == "postgresql":
+        drop_postgres_schema(schema)
+
+
+def empty_tables(app: Flask) -> None:
+    with app.app_context():
+        tables = list(reversed(db.metadata.sorted_tables))
+        with db.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(text(f"TRUNCATE {', '.join(t.name for t in tables)} RESTART IDENTITY CASCADE"))
+            else:
+                for table in tables:
+                    connection.execute(table.delete())
+
+
+@pytest.fixture
+def app(backend_app: Flask) -> Iterator[Flask]:
+    empty_tables(backend_app)
+    clear_cache()
+    with backend_app.app_context():
+        limiter.reset()
+    yield backend_app
+
+
+@pytest.fixture
+def client(app: Flask) -> Any:
+    return app.test_client()
+
+
+@pytest.fixture
+def session(app: Flask) -> Iterator[Session]:
+    """A database session of the app's engine, for calling services directly.  It holds no
+    app context, so the test client's requests keep their own (as in production)."""
+    with app.app_context():
+        engine = db.engine
+    with Session(engine) as opened:
+        yield opened
