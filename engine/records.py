@@ -1,7 +1,7 @@
 """Game records: a game's setup plus its order log, and replaying them (docs/records.md)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from engine import get_game
 from engine.core import GameState, OrderError, SetupError
@@ -24,14 +24,16 @@ def split_line(line: Any) -> tuple[str, str]:
     return seat.strip().lower(), text.strip()
 
 
-def replay(record: dict[str, Any]) -> GameState:
-    """Build the game and apply its order log; raise ReplayError at the first illegal order."""
+def replay_steps(record: dict[str, Any]) -> Iterator[GameState]:
+    """Build the game, then yield it after each order of its log (the same object, changed
+    in place); raise ReplayError at the first illegal order."""
     if not isinstance(record, dict):
         raise SetupError("a game record is a JSON object")
     state = get_game(record.get("game", "aztlan")).new_game(record)
     orders = record.get("orders", [])
     if not isinstance(orders, list) or len(orders) > MAX_ORDERS:
         raise SetupError(f"'orders' must be a list of at most {MAX_ORDERS} lines")
+    yield state
     for index, line in enumerate(orders):
         try:
             seat, text = split_line(line)
@@ -42,6 +44,14 @@ def replay(record: dict[str, Any]) -> GameState:
         except OrderError as error:
             raise ReplayError(f"order {index + 1} ({line!r}): {error}", index=index, line=str(line),
                               state=state) from None
+        yield state
+
+
+def replay(record: dict[str, Any]) -> GameState:
+    """Build the game and apply its whole order log."""
+    state = None
+    for state in replay_steps(record):
+        pass
     return state
 
 

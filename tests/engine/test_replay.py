@@ -94,3 +94,11 @@ def test_replay_errors_name_the_order_and_keep_the_state():
     assert "already chosen" in str(caught.value)
     with pytest.raises(SetupError, match="deck"):
         replay({"players": ["ocelot", "serpent"], "seed": 3, "deck": ["tlatoani"]})
+
+
+def test_replay_steps_yield_the_game_after_each_order():
+    from engine.records import replay_steps
+    record = {"players": ["ocelot", "serpent", "quetzal"], "seed": 3,
+              "orders": ["ocelot: card 9", "serpent: card 4", "quetzal: card 5"]}
+    phases = [(len(state.order_log()), state.phase) for state in replay_steps(record)]
+    assert phases == [(0, "choosing"), (1, "choosing"), (2, "choosing"), (3, "development")]
