@@ -690,7 +690,7 @@ class AztlanState:
             if self.hands[s].count(card_id) < count:
                 raise IllegalOrderError(f"you hold {self.hands[s].count(card_id)} {card_id} card(s), "
                                         f"not {count}")
-        pairs = self.rafts_pairs(s)
+        pairs = self.rafts_pairs(s) if order.rafts else []
         for a_id, b_id in order.rafts:
             a, b = sorted((self._territory(a_id), self._territory(b_id)))
             if (a, b) not in pairs:
