@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SQLITE = ROOT / "instance" / "pbem.sqlite3"
 DEV_SECRET = "pbem-development-only-secret-key"
 DEV_ENVS = ("development", "testing")
+ADVANCE_MODES = ("inline", "queue")
+DEFAULT_QUEUE_DIR = ROOT / "instance" / "celery"
 
 
 def database_url(url: str | None = None) -> str:
@@ -64,8 +66,27 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PBEM_ORDER_LIMIT": os.environ.get("PBEM_ORDER_LIMIT", "60 per minute"),
         "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
         "MAX_CONTENT_LENGTH": 256 * 1024,
+        # Workers (docs/workers.md).  "queue": an order that completes what a game waits for
+        # queues `pbem.advance_game` for a Celery worker; "inline": the request advances the
+        # game itself (the plain test suite, and a deployment without any worker).
+        "PBEM_ADVANCE": os.environ.get("PBEM_ADVANCE") or ("inline" if env == "testing" else "queue"),
+        # Broker and result backend; without REDIS_URL an embedded transport (files under
+        # PBEM_QUEUE_DIR) that needs no server, for `make run`.
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "PBEM_QUEUE_DIR": os.environ.get("PBEM_QUEUE_DIR") or str(DEFAULT_QUEUE_DIR),
+        # Prepended to every Redis key of the queue (lets several services share one Redis).
+        "PBEM_QUEUE_PREFIX": os.environ.get("PBEM_QUEUE_PREFIX", ""),
+        # Seconds before Redis hands an unacknowledged task (its worker died) to another worker.
+        "PBEM_VISIBILITY_TIMEOUT": int(os.environ.get("PBEM_VISIBILITY_TIMEOUT", "900")),
+        # How often beat queues the tick (deadlines, reminders, lost advances).
+        "PBEM_TICK_SECONDS": float(os.environ.get("PBEM_TICK_SECONDS", "30")),
+        # The tick queues again the advance of a game whose orders waited this long for it.
+        "PBEM_STALL_GRACE_SECONDS": float(os.environ.get("PBEM_STALL_GRACE_SECONDS", "60")),
     }
     config.update(overrides)
+    if config["PBEM_ADVANCE"] not in ADVANCE_MODES:
+        raise RuntimeError(f"PBEM_ADVANCE must be one of {', '.join(ADVANCE_MODES)}, "
+                           f"not {config['PBEM_ADVANCE']!r}")
     if not config["SECRET_KEY"]:
         if config["PBEM_ENV"] not in DEV_ENVS:
             raise RuntimeError("SECRET_KEY is not set; set it in the environment "

@@ -1,11 +1,16 @@
 """`make run` / `pbem run`: the whole service on embedded defaults, for development.
 
 A SQLite file under instance/ (DATABASE_URL to change it), no Redis, and mail kept in
-the outbox (listed at /dev/outbox) instead of being sent.
+the outbox (listed at /dev/outbox) instead of being sent.  Games advance in a Celery worker
+started beside the web server (worker/dev.py; with beat inside it for the 30-second tick),
+on an embedded file transport under instance/celery/ unless REDIS_URL is set.
+PBEM_ADVANCE=inline runs without any worker (the request advances the game).
 """
 from __future__ import annotations
 
 import os
+import signal
+from typing import Any
 
 from pbem.config import database_url
 
@@ -22,9 +27,25 @@ def main() -> None:
     url = database_url()
     upgrade(url)  # create or migrate the schema first: a fresh clone needs no other step
     app = create_app()
+    worker = None
+    if app.config["PBEM_ADVANCE"] == "queue":
+        from worker.dev import start_worker
+        worker = start_worker()  # same environment: same database, same queue
+    queue = app.config["REDIS_URL"] or f"files in {app.config['PBEM_QUEUE_DIR']}"
     print(f"pbem is running at http://{HOST}:{port}/  (database: {url}; "
-          f"mail goes to http://{HOST}:{port}/dev/outbox; Ctrl-C stops it)", flush=True)
-    app.run(host=HOST, port=port, debug=False, use_reloader=False)
+          f"mail goes to http://{HOST}:{port}/dev/outbox; games advance "
+          f"{'in a worker (queue: ' + queue + ')' if worker else 'inline'}; Ctrl-C stops it)", flush=True)
+    signal.signal(signal.SIGTERM, _terminate)  # stop the worker too when we are told to stop
+    try:
+        app.run(host=HOST, port=port, debug=False, use_reloader=False)
+    finally:
+        if worker is not None:
+            from worker.dev import stop_worker
+            stop_worker(worker)
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 if __name__ == "__main__":

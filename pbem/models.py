@@ -132,6 +132,18 @@ class Game(db.Model):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Deadlines (pbem/services/schedule.py keeps them; docs/deadlines.md).  The current decision
+    # is known by the order log's length when it began; its deadline is derived from when it
+    # began, its kind's hours, the host's extensions, delays (pauses, outages) and vacations.
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    decision_seq: Mapped[int | None] = mapped_column()
+    decision_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    extended_hours: Mapped[int] = mapped_column(default=0, server_default="0")  # this decision
+    deadline_delay: Mapped[int] = mapped_column(default=0, server_default="0")  # seconds, this decision
+    reminded: Mapped[int | None] = mapped_column()  # smallest "hours before" reminder sent
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    paused_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    paused_seconds: Mapped[int] = mapped_column(default=0, server_default="0")  # ended pauses, whole game
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", cascade="all, delete-orphan",
                                                order_by="Seat.position")
@@ -159,6 +171,16 @@ class Seat(db.Model):
     waiting: Mapped[bool] = mapped_column(default=False)
     # The last queued order that turned out illegal when its turn came, for the player to see.
     last_error: Mapped[str | None] = mapped_column(Text)
+    # Missed deadlines: in a row (0 again once the seat gives its own order) and in all.
+    missed_in_row: Mapped[int] = mapped_column(default=0, server_default="0")
+    missed_total: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Set when the seat is offered to a replacement (after too many missed deadlines in a row).
+    replacement_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # A bot that plays for the person while they are away: stand_in_reason "vacation" or "abandoned".
+    stand_in: Mapped[str | None] = mapped_column(String(20))
+    stand_in_reason: Mapped[str | None] = mapped_column(String(12))
+    # The order-log length at which a queued turn failed: the queue waits for the seat's own order.
+    queue_held_seq: Mapped[int | None] = mapped_column()
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()
@@ -190,6 +212,9 @@ class OrderLogEntry(db.Model):
     seat: Mapped[str] = mapped_column(String(16))
     text: Mapped[str] = mapped_column(String(ORDER_MAX))
     applied_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    # Who decided: "player", "bot" (a bot seat), "default" (a missed deadline's default),
+    # "stand-in" (a bot playing for a person on vacation or who abandoned the seat).
+    by: Mapped[str] = mapped_column(String(10), default="player", server_default="player")
 
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
@@ -209,6 +234,65 @@ class PendingOrder(db.Model):
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
     __table_args__ = (Index("ix_pending_orders_game_seat", "game_id", "seat"),)
+
+
+class QueuedTurn(db.Model):
+    """A development turn queued ahead (pbem/services/queue.py): applied, first queued first,
+    when the seat's turn comes in the age it was queued for."""
+
+    __tablename__ = "queued_turns"
+
+    id: Mapped[int] = mapped_column(primary_key=True)  # queue order
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))
+    age: Mapped[int]  # the age whose development phase it is for
+    text: Mapped[str] = mapped_column(String(ORDER_MAX))
+    channel: Mapped[str] = mapped_column(String(10))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    __table_args__ = (Index("ix_queued_turns_game_seat", "game_id", "seat"),)
+
+
+class GameEvent(db.Model):
+    """What happened to a game besides its orders: extensions, pauses, missed deadlines,
+    replacement offers, takeovers, outage delays.  Public: shown in the game's history."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    kind: Mapped[str] = mapped_column(String(20))
+    seat: Mapped[str | None] = mapped_column(String(16))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    decision_seq: Mapped[int | None] = mapped_column()
+    hours: Mapped[int | None] = mapped_column()  # an extension's hours
+    text: Mapped[str] = mapped_column(String(ORDER_MAX))
+
+    __table_args__ = (Index("ix_game_events_game_kind", "game_id", "kind"),)
+
+
+class Vacation(db.Model):
+    """A declared absence (pbem/services/vacations.py): [starts_at, ends_at)."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ends_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TickState(db.Model):
+    """One row: when the deadline tick last ran, to notice outages."""
+
+    __tablename__ = "tick_state"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    last_tick_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_outage_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class OutboxMessage(db.Model):

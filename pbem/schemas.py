@@ -11,7 +11,9 @@ from marshmallow import Schema, fields, validate
 
 from engine.aztlan.bots import BOTS
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
+from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import DECISION_KINDS, ON_MISSED
+from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
 
 
 class ErrorSchema(Schema):
@@ -46,6 +48,9 @@ class GameSchema(Schema):
     deadline_policy = fields.Dict()
     seats = fields.List(fields.Nested(SeatSchema))
     result = fields.Dict(allow_none=True)
+    deadline_at = fields.DateTime(allow_none=True, metadata={"description": "the current decision's deadline "
+                                                                          "(UTC); see /games/{id}/deadline"})
+    paused_at = fields.DateTime(allow_none=True)
     created_at = fields.DateTime()
     started_at = fields.DateTime(allow_none=True)
     finished_at = fields.DateTime(allow_none=True)
@@ -68,6 +73,21 @@ class DeadlinesSchema(Schema):
                         values=fields.Int(allow_none=True, validate=validate.Range(1, 14 * 24)),
                         metadata={"description": "hours per kind of decision; null: no deadline"})
     on_missed = fields.Str(validate=validate.OneOf(ON_MISSED), load_default="bot")
+    settle_seconds = fields.Int(load_default=0, validate=validate.Range(0, MAX_SETTLE_SECONDS),
+                                metadata={"description": "seconds to wait after the last secret choice "
+                                          "before applying them; choices may still change meanwhile"})
+    # Missed turns, replacement and vacations (docs/deadlines.md); left out: the defaults.
+    default = fields.Str(validate=validate.OneOf(DEFAULT_BOTS),
+                         metadata={"description": "the bot that plays a missed decision (default heuristic)"})
+    replace_after = fields.Int(validate=validate.Range(*REPLACE_AFTER_RANGE),
+                               metadata={"description": "missed deadlines in a row before the seat is offered "
+                                                        "to a replacement (default 3)"})
+    abandoned = fields.Str(validate=validate.OneOf(DEFAULT_BOTS),
+                           metadata={"description": "the bot that plays a seat offered to a replacement "
+                                                    "until someone takes it over (default heuristic)"})
+    vacation = fields.Str(validate=validate.OneOf(VACATION_RULES),
+                          metadata={"description": "stretch: deadlines wait for a player's return; "
+                                                   "bot: the default bot plays while they are away"})
 
 
 class GameCreateSchema(Schema):
@@ -131,3 +151,60 @@ class MeSchema(Schema):
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSchema))
+
+
+# ---- deadlines, queued turns, takeovers, vacations (docs/deadlines.md) ----------------------
+
+class MomentSchema(Schema):
+    utc = fields.Str(metadata={"description": "ISO 8601, UTC"})
+    local = fields.Str(metadata={"description": "in the reader's time zone, for people"})
+
+
+class DeadlineSchema(Schema):
+    deadline = fields.Nested(MomentSchema, allow_none=True)
+    kind = fields.Str(allow_none=True, metadata={"description": "the kind of decision it is for"})
+    time_zone = fields.Str(metadata={"description": "the reader's time zone (UTC without a token)"})
+    paused = fields.Nested(MomentSchema, allow_none=True, metadata={"description": "paused since"})
+    pause_left_hours = fields.Float()
+    owing = fields.List(fields.Str(), metadata={"description": "seats that have not acted"})
+    away = fields.Dict(keys=fields.Str(), values=fields.Nested(MomentSchema),
+                       metadata={"description": "seat -> end of its player's vacation"})
+    extensions = fields.Dict()
+    takeover = fields.List(fields.Str(), metadata={"description": "seats offered to a replacement"})
+    missed = fields.Dict(metadata={"description": "seat -> missed deadlines in a row and in all"})
+    policy = fields.Dict()
+    log = fields.List(fields.Dict(), metadata={"description": "extensions, pauses, missed deadlines, "
+                                                             "takeovers, outages; oldest first"})
+
+
+class ExtendSchema(Schema):
+    hours = fields.Int(required=True, validate=validate.Range(1, 72))
+
+
+class QueueSchema(Schema):
+    turns = fields.Str(required=True, validate=validate.Length(1, 10_000),
+                       metadata={"description": "development turns, one per line; replaces the queue",
+                                 "example": "place 12\nplace 3 move 3 to 4"})
+
+
+class QueueListSchema(Schema):
+    turns = fields.List(fields.Str(), metadata={"description": "queued turns, in the order they will be played"})
+
+
+class TakeoverSchema(Schema):
+    seat = fields.Str(required=True, metadata={"description": "the tribe of a seat offered to a replacement"})
+
+
+class VacationCreateSchema(Schema):
+    start = fields.Date(required=True, metadata={"description": "first day away, in your time zone"})
+    end = fields.Date(required=True, metadata={"description": "last day away (included)"})
+
+
+class VacationSchema(Schema):
+    id = fields.Int()
+    starts_at = fields.DateTime()
+    ends_at = fields.DateTime()
+
+
+class VacationListSchema(Schema):
+    vacations = fields.List(fields.Nested(VacationSchema))

@@ -7,14 +7,21 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from pbem.schemas import (ErrorSchema, GameCreateSchema, GameListSchema, GameSchema, GameViewSchema,
-                          HistorySchema, MeSchema, OrdersSchema, ReceiptSchema)
+from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
+                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
+                          ReceiptSchema, TakeoverSchema, VacationCreateSchema, VacationListSchema, VacationSchema)
 
 SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
            "GameList": GameListSchema, "GameView": GameViewSchema, "History": HistorySchema,
-           "Me": MeSchema, "Orders": OrdersSchema, "Receipt": ReceiptSchema}
+           "Me": MeSchema, "Orders": OrdersSchema, "Receipt": ReceiptSchema,
+           "Deadline": DeadlineSchema, "Extend": ExtendSchema, "Queue": QueueSchema, "QueueList": QueueListSchema,
+           "Takeover": TakeoverSchema, "VacationCreate": VacationCreateSchema, "Vacation": VacationSchema,
+           "VacationList": VacationListSchema}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
+          "description": "the queued turn's number, from 1"}
+VACATION_ID = {"name": "vacation_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
@@ -68,6 +75,51 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {"200": {"description": "the record",
                               "content": {"application/json": {"schema": {"type": "object"}}}},
                       **_errors(404, 409)}}),
+    # Deadlines, queued turns, takeovers and vacations (docs/deadlines.md).
+    ("/api/games/{game_id}/deadline", "get", {
+        "summary": "The current deadline (UTC and your time zone), who is late or away, the game's log",
+        "parameters": [GAME_ID], "responses": {"200": _json("Deadline", "the deadline"), **_errors(404)}}),
+    ("/api/games/{game_id}/deadline/extend", "post", {
+        "summary": "Host: extend the current deadline (at most 2 times and 72 hours per decision, "
+                   "168 hours per game)", "security": BEARER, "parameters": [GAME_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Extend"}}},
+        "responses": {"200": _json("Deadline", "the new deadline"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/games/{game_id}/pause", "post", {
+        "summary": "Host: pause the game's deadlines (at most 14 days per game in all)", "security": BEARER,
+        "parameters": [GAME_ID], "responses": {"200": _json("Deadline", "paused"), **_errors(401, 403, 404, 409)}}),
+    ("/api/games/{game_id}/resume", "post", {
+        "summary": "Host: resume a paused game", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("Deadline", "running"), **_errors(401, 403, 404, 409)}}),
+    ("/api/games/{game_id}/takeover", "post", {
+        "summary": "Take over a seat offered to a replacement", "security": BEARER, "parameters": [GAME_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Takeover"}}},
+        "responses": {"200": _json("Game", "the game, the seat yours"), **_errors(401, 404, 409, 422)}}),
+    ("/api/games/{game_id}/queue", "get", {
+        "summary": "Your queued development turns", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("QueueList", "in the order they will be played"), **_errors(401, 403, 404)}}),
+    ("/api/games/{game_id}/queue", "put", {
+        "summary": "Queue development turns (replaces your queue)", "security": BEARER, "parameters": [GAME_ID],
+        "description": "Accepted whether or not it is your turn; checked against the board now and "
+                       "against the rules when each turn comes (an illegal one is dropped and you are asked).",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Queue"}}},
+        "responses": {"200": _json("QueueList", "the queue as stored"), **_errors(401, 403, 404, 409, 422, 429)}}),
+    ("/api/games/{game_id}/queue", "delete", {
+        "summary": "Cancel all your queued turns", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404)}}),
+    ("/api/games/{game_id}/queue/{number}", "delete", {
+        "summary": "Cancel one queued turn", "security": BEARER, "parameters": [GAME_ID, NUMBER],
+        "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404, 422)}}),
+    ("/api/vacations", "get", {
+        "summary": "Your vacations that have not ended", "security": BEARER,
+        "responses": {"200": _json("VacationList", "soonest first"), **_errors(401)}}),
+    ("/api/vacations", "post", {
+        "summary": "Declare a vacation (at most 14 days; at most 30 days in any 365; no overlaps)",
+        "security": BEARER,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "VacationCreate"}}},
+        "responses": {"201": _json("Vacation", "noted"), **_errors(401, 409, 422)}}),
+    ("/api/vacations/{vacation_id}", "delete", {
+        "summary": "Cancel a vacation (one under way ends now)", "security": BEARER, "parameters": [VACATION_ID],
+        "responses": {"200": _json("VacationList", "what is left"), **_errors(401, 404, 409)}}),
 ]
 
 

@@ -11,10 +11,11 @@ from pbem.api import api_bp
 from pbem.api.errors import error_response
 from pbem.describe import describe_all
 from pbem.extensions import db, limiter
-from pbem.models import User
-from pbem.schemas import (GameCreateSchema, GameListSchema, GameSchema, GameViewSchema, HistorySchema,
-                          MeSchema, OrdersSchema, ReceiptSchema)
-from pbem.services import accounts, lobby, play
+from pbem.models import User, now
+from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
+                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
+                          ReceiptSchema, TakeoverSchema, VacationCreateSchema, VacationListSchema, VacationSchema)
+from pbem.services import accounts, deadlines, lobby, play, turn_queue, vacations
 from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
 from pbem.services.state import game_state
 
@@ -133,6 +134,86 @@ def history(game_id: int) -> Any:
 @api_bp.get("/games/<int:game_id>/record")
 def record(game_id: int) -> Any:
     return jsonify(play.finished_record(db.session, lobby.get_game_row(db.session, game_id)))
+
+
+# ---- deadlines, queued turns, takeovers, vacations (docs/deadlines.md) ---------------------------
+
+def _deadline(game_id: int) -> Any:
+    game = lobby.get_game_row(db.session, game_id)
+    info = deadlines.deadline_info(db.session, game, g.user, now())
+    return DeadlineSchema().dump(deadlines.deadline_json(info, g.user))
+
+
+@api_bp.get("/games/<int:game_id>/deadline")
+def deadline(game_id: int) -> Any:
+    return _deadline(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/deadline/extend")
+def extend_deadline(game_id: int) -> Any:
+    data = _body(ExtendSchema())
+    deadlines.extend_deadline(db.session, game_id, _user(), data["hours"], now())
+    return _deadline(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/pause")
+def pause(game_id: int) -> Any:
+    deadlines.pause_game(db.session, game_id, _user(), now())
+    return _deadline(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/resume")
+def resume(game_id: int) -> Any:
+    deadlines.resume_game(db.session, game_id, _user(), now())
+    return _deadline(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/takeover")
+def takeover(game_id: int) -> Any:
+    data = _body(TakeoverSchema())
+    deadlines.take_over(db.session, game_id, _user(), data["seat"], now())
+    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+
+
+@api_bp.get("/games/<int:game_id>/queue")
+def queued_turns(game_id: int) -> Any:
+    return QueueListSchema().dump({"turns": turn_queue.list_queue(db.session, game_id, _user())})
+
+
+@api_bp.put("/games/<int:game_id>/queue")
+@limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
+def queue_turns(game_id: int) -> Any:
+    data = _body(QueueSchema())
+    turns = turn_queue.queue_turns(db.session, game_id, _user(), data["turns"], channel="api")
+    return QueueListSchema().dump({"turns": turns})
+
+
+@api_bp.delete("/games/<int:game_id>/queue")
+def cancel_all_queued(game_id: int) -> Any:
+    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session, game_id, _user(), None)})
+
+
+@api_bp.delete("/games/<int:game_id>/queue/<int:number>")
+def cancel_queued(game_id: int, number: int) -> Any:
+    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session, game_id, _user(), number)})
+
+
+@api_bp.get("/vacations")
+def list_vacations() -> Any:
+    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session, _user(), now())})
+
+
+@api_bp.post("/vacations")
+def declare_vacation() -> Any:
+    data = _body(VacationCreateSchema())
+    vacation = vacations.declare_vacation_dates(db.session, _user(), data["start"], data["end"], now())
+    return VacationSchema().dump(vacation), 201
+
+
+@api_bp.delete("/vacations/<int:vacation_id>")
+def cancel_vacation(vacation_id: int) -> Any:
+    vacations.cancel_vacation(db.session, _user(), vacation_id, now())
+    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session, _user(), now())})
 
 
 @api_bp.get("/openapi.json")

@@ -1,19 +1,32 @@
 """Advancing a game: apply every committed order that can be applied now.
 
-`advance(session, game_id)` is the one place orders reach the order log.  Issue 3 runs it
-inline after each submission; issue 4 calls it from a worker.  It is idempotent: with
-nothing new to apply it changes nothing, so running it twice is harmless.
+`advance(session, game_id)` is the one place orders reach the order log.  A Celery worker
+runs it (task `pbem.advance_game`, docs/workers.md); with `PBEM_ADVANCE=inline` the request
+that submitted the order runs it.  It is idempotent: with nothing new to apply it changes
+nothing, so running it twice (a task delivered twice) is harmless.
 
 - A simultaneous (secret) decision is applied only once every waiting seat has an
   order, all together, so nobody's choice is visible before the others have chosen.
 - A sequential decision takes the waiting seat's pending orders in arrival order; what
   the engine hands back because the game moved on to someone else stays pending.
-- Bot seats decide on the spot.
+- Bot seats decide on the spot, and so do stand-in bots (for a person on vacation under the
+  "bot" rule, or whose seat is offered to a replacement) once the seat has no orders of its own.
+- A development turn queued ahead (pbem/services/turn_queue.py) is taken when the seat's
+  turn comes and it has no pending orders; one that turns out illegal is dropped, the player
+  is told, and the seat is asked normally for that turn.
+- Each new order-log line records who decided (`by`), and `schedule()` keeps the current
+  decision's deadline (docs/deadlines.md).
+- A game's settle window (`deadline_policy["settle_seconds"]`) holds a complete simultaneous
+  decision until that long after its last order, so players can still change their minds;
+  `Advanced.settle_until` then says when to run again.
+- Seats that newly owe a decision, and everyone at the end, are notified in the same
+  transaction (pbem/services/notify.py: rows in the mail outbox).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -22,15 +35,18 @@ from sqlalchemy.orm import Session
 from engine.aztlan.bots import make_bot
 from engine.core import GameState, OrderError
 from engine.records import split_line
-from pbem.models import Game, OrderLogEntry, PendingOrder, Seat, now
+from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
 from pbem.services.errors import StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
+from pbem.services.notify import notify_advanced
+from pbem.services.schedule import mail_user, schedule
 from pbem.services.state import cache_key, game_state, remember
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
 FALLBACK_BOT = "random"
 FALLBACK_TRIES = 20
+MAX_SETTLE_SECONDS = 600  # the longest settle window a game may ask for
 
 
 @dataclass
@@ -38,17 +54,28 @@ class Advanced:
     applied: list[str] = field(default_factory=list)  # new order-log lines (secret until the end)
     version: int = 0
     finished: bool = False
+    # A complete simultaneous decision held by the settle window: advance again at this time.
+    settle_until: datetime | None = None
 
 
 class BotFailure(RuntimeError):
     """No bot found a legal order: a bug in the rules or the bots, never the players' fault."""
 
 
+def settle_seconds(policy: dict[str, Any] | None) -> int:
+    """A game's settle window in seconds (0: none) from its deadline policy, capped."""
+    value = (policy or {}).get("settle_seconds") or 0
+    return max(0, min(int(value), MAX_SETTLE_SECONDS))
+
+
 @unit_of_work
-def advance(session: Session, game_id: int) -> Advanced:
+def advance(session: Session, game_id: int, *, settle: bool = True, at: datetime | None = None) -> Advanced:
+    """Apply what can be applied now.  `settle=False` ignores the settle window (inline mode
+    has no worker to come back when the window closes).  `at`: the time a new decision
+    begins (its deadline counts from it); now by default (the deadline tick passes its clock)."""
     for attempt in range(MAX_ATTEMPTS):
         try:
-            return _advance_once(session, game_id)
+            return _advance_once(session, game_id, settle, at or now())
         except StaleGame:
             if attempt == MAX_ATTEMPTS - 1:
                 raise
@@ -63,7 +90,15 @@ def _pending(session: Session, game_id: int) -> dict[str, list[PendingOrder]]:
     return queue
 
 
-def _advance_once(session: Session, game_id: int) -> Advanced:
+def _queued_turns(session: Session, game_id: int) -> dict[str, list[QueuedTurn]]:
+    turns: dict[str, list[QueuedTurn]] = defaultdict(list)
+    for row in session.scalars(select(QueuedTurn).where(QueuedTurn.game_id == game_id)
+                               .order_by(QueuedTurn.id)):
+        turns[row.seat].append(row)
+    return turns
+
+
+def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None) -> Advanced:
     game = lock_game(session, game_id)
     if game.status != Game.ACTIVE:
         session.rollback()  # release the lock
@@ -72,7 +107,8 @@ def _advance_once(session: Session, game_id: int) -> Advanced:
     before = len(state.order_log())
     seats = {seat.tribe: seat for seat in game.seats}
     queue = _pending(session, game.id)
-    run = _Run(state, game.setup.get("seed"), seats, queue)
+    window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
+    run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before)
     run.play()
 
     lines = state.order_log()[before:]
@@ -83,24 +119,38 @@ def _advance_once(session: Session, game_id: int) -> Advanced:
         bump_version(session, game, **changes)
         for seq, line in enumerate(lines, start=before + 1):
             seat, text = split_line(line)
-            session.add(OrderLogEntry(game_id=game.id, seq=seq, seat=seat, text=text))
+            session.add(OrderLogEntry(game_id=game.id, seq=seq, seat=seat, text=text,
+                                      by=run.by.get(seq - 1, "player")))
     if state.is_over():  # orders queued for turns that will never come
         run.consumed.extend(row for rows in queue.values() for row in rows)
+    run.expire_turns()
     for row in run.consumed:
         session.delete(row)
     waiting = set() if state.is_over() else {state.seats[s] for s in _waiting(state)}
+    newly_waiting = []
     for tribe, seat in seats.items():
-        owes = tribe in waiting and seat.bot is None and not queue.get(tribe)
+        owes = tribe in waiting and seat.bot is None and seat.stand_in is None and not queue.get(tribe)
         if seat.waiting != owes:
             seat.waiting = owes
+            if owes:
+                newly_waiting.append(seat)
         if tribe in run.errors:
             seat.last_error = run.errors[tribe]
+        if tribe in run.held:
+            seat.queue_held_seq = run.held[tribe]
+        if tribe in run.turn_errors:
+            mail_user(session, seat.user, f"{game.title}: a queued turn could not be played",
+                      f"{run.turn_errors[tribe]}\n\nIt was dropped. {game.title} waits for your own "
+                      "order for this turn; your other queued turns stay queued.\n", kind="queue-error")
+    if lines or changes or newly_waiting:
+        notify_advanced(session, game, state, newly_waiting)
+    schedule(session, game, at or now(), state)
     key = cache_key(session, game)
     version, finished = game.version, state.is_over()
     session.commit()
     if lines:
         remember(key, state)  # only once committed: an uncommitted state must never be served
-    return Advanced(lines, version, finished)
+    return Advanced(lines, version, finished, run.settle_until)
 
 
 def _waiting(state: GameState) -> list[int]:
@@ -111,10 +161,34 @@ class _Run:
     """One pass of applying orders to a working copy of the state."""
 
     def __init__(self, state: GameState, seed: Any, seats: dict[str, Seat],
-                 queue: dict[str, list[PendingOrder]]):
+                 queue: dict[str, list[PendingOrder]], settle: timedelta = timedelta(0),
+                 turns: dict[str, list[QueuedTurn]] | None = None, logged: int = 0):
         self.state, self.seed, self.seats, self.queue = state, seed, seats, queue
-        self.consumed: list[PendingOrder] = []
+        self.settle = settle
+        self.settle_until: datetime | None = None
+        self.consumed: list[PendingOrder | QueuedTurn] = []
         self.errors: dict[str, str] = {}
+        self.turns = turns or {}  # development turns queued ahead, per seat
+        self.turn_errors: dict[str, str] = {}  # queued turns refused when their turn came
+        self.held = {t: seat.queue_held_seq for t, seat in seats.items() if seat.queue_held_seq is not None}
+        self.logged = logged  # the order log's length so far
+        self.by: dict[int, str] = {}  # order-log index -> who decided
+
+    def _bot_kind(self, tribe: str) -> str | None:
+        """The bot that decides for this seat now: a bot seat's, or a stand-in's when the
+        person has no orders of their own in (pending, or a queued turn for this turn)."""
+        seat = self.seats[tribe]
+        if seat.bot:
+            return seat.bot
+        if seat.stand_in and not self.queue.get(tribe) and not self._has_turn(tribe):
+            return seat.stand_in
+        return None
+
+    def _logged(self, by: str, lines: int | None = None) -> None:
+        """Mark the order-log lines just applied (`lines` if known: one per `apply`)."""
+        count = self.logged + lines if lines is not None else len(self.state.order_log())
+        self.by.update((i, by) for i in range(self.logged, count))
+        self.logged = count
 
     def play(self) -> None:
         state = self.state
@@ -124,11 +198,15 @@ class _Run:
             decisions = state.decisions(options=False)
             waiting = [d.seat for d in decisions]
             if decisions[0].simultaneous:
-                if any(self.seats[t].bot is None and not self.queue.get(t) for t in waiting):
+                bots = {t: self._bot_kind(t) for t in waiting}
+                if any(bots[t] is None and not self.queue.get(t) for t in waiting):
                     return  # a secret choice is missing: apply nothing of this decision yet
+                if self._settling(waiting):
+                    return  # complete, but its last order may still change
                 # Bots choose before any choice of this decision is applied, so they cannot
                 # react to the others' secret choices.
-                chosen = {t: self._bot_order(t) for t in waiting if self.seats[t].bot}
+                chosen = {t: self._bot_order(t, kind) for t, kind in bots.items()
+                          if kind and not self.queue.get(t)}
                 for tribe in waiting:
                     if tribe in chosen:
                         self._apply_bot(tribe, chosen[tribe])
@@ -140,9 +218,26 @@ class _Run:
                     self._apply_bot(tribe, self._bot_order(tribe))
                 elif self.queue.get(tribe):
                     self._apply_queued(tribe)
+                elif self._apply_turn(tribe):
+                    pass
+                elif self._bot_kind(tribe):
+                    self._apply_bot(tribe, self._bot_order(tribe, self._bot_kind(tribe)))
                 else:
                     return  # waiting on a person
         raise RuntimeError("advance did not settle: the game loops")
+
+    def _settling(self, waiting: list[str]) -> bool:
+        """Whether the settle window after this decision's last order is still open."""
+        if not self.settle:
+            return False
+        arrived = [row.submitted_at for tribe in waiting for row in self.queue.get(tribe, ())]
+        if not arrived:
+            return False  # only bots decide here: nothing a person could still change
+        until = max(arrived) + self.settle
+        if now() < until:
+            self.settle_until = until
+            return True
+        return False
 
     def _bot_order(self, tribe: str, kind: str | None = None, attempt: int = 0) -> Any:
         state = self.state
@@ -155,6 +250,7 @@ class _Run:
         for attempt in range(FALLBACK_TRIES + 1):
             try:
                 self.state.apply(tribe, order)  # type: ignore[attr-defined]
+                self._logged("bot" if self.seats[tribe].bot else "stand-in", 1)
                 return
             except OrderError:
                 order = self._bot_order(tribe, FALLBACK_BOT, attempt)
@@ -170,7 +266,45 @@ class _Run:
             self.errors[tribe] = f"{'; '.join(row.text for row in rows)}: {error}"
             self.consumed.extend(rows)
             return
+        self._logged("default" if any(row.channel == "default" for row in rows) else "player")
         used = len(rows) - len(leftover)
         self.consumed.extend(rows[:used])
         if leftover:
             self.queue[tribe] = rows[used:]
+
+    # ---- development turns queued ahead ------------------------------------------------------
+
+    def _has_turn(self, tribe: str) -> bool:
+        """A queued turn may be played now: the seat owes a development turn of the age it
+        was queued for, and no queued turn failed in this very turn."""
+        rows = self.turns.get(tribe)
+        return (bool(rows) and self.held.get(tribe) != self.logged
+                and self.state.decisions(options=False)[0].kind == "turn"
+                and getattr(self.state, "age", None) == rows[0].age)  # type: ignore[index]
+
+    def _apply_turn(self, tribe: str) -> bool:
+        """Play the seat's next queued turn; False if there is none, or it is illegal now (then
+        it is dropped and the queue waits for the seat's own order for this turn)."""
+        if not self._has_turn(tribe):
+            return False
+        row = self.turns[tribe].pop(0)
+        self.consumed.append(row)
+        try:
+            self.state.submit(tribe, self.state.parse(row.text))
+        except OrderError as error:
+            self.turn_errors[tribe] = self.errors[tribe] = f"queued turn '{row.text}': {error}"
+            self.held[tribe] = self.logged
+            return False
+        self._logged("player")
+        return True
+
+    def expire_turns(self) -> None:
+        """Queued turns for an age whose development phase is over (or a finished game) go."""
+        state = self.state
+        age, phase = getattr(state, "age", None), getattr(state, "phase", None)
+        for tribe, rows in self.turns.items():
+            stale = [row for row in rows if state.is_over() or age is None or row.age < age
+                     or (row.age == age and phase not in ("choosing", "development"))]
+            if stale:
+                self.consumed.extend(stale)
+                self.turns[tribe] = [row for row in rows if row not in stale]

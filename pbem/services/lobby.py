@@ -17,9 +17,10 @@ from pbem.mail.outbox import send_mail
 from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
 from pbem.services.accounts import normalize_address, owner_of
-from pbem.services.advance import advance
+from pbem.services.advance import MAX_SETTLE_SECONDS, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.locking import bump_version, lock_game, unit_of_work
+from pbem.services.schedule import check_policy_extras
 
 GAME_KIND = "aztlan"
 DECISION_KINDS = ("power", "turn", "conflict", "reaction", "scoring")
@@ -53,8 +54,9 @@ def available(folder: str) -> list[str]:
 
 
 def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
-    """Hours allowed per kind of decision (None: no deadline) and what a missed one gets.
-    Stored now; issue 4's workers enforce it."""
+    """Hours allowed per kind of decision (None: no deadline) and what a missed one gets;
+    the deadline tick enforces it (docs/deadlines.md).  Settings left out keep their defaults
+    (pbem.services.schedule.POLICY_DEFAULTS) and are not stored."""
     data = dict(data or {})
     hours = dict(DEFAULT_HOURS)
     given = data.pop("hours", {}) or {}
@@ -70,9 +72,17 @@ def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
     on_missed = data.pop("on_missed", "bot")
     if on_missed not in ON_MISSED:
         raise Invalid(f"on_missed must be one of {', '.join(ON_MISSED)}")
+    # Seconds to wait after the last secret choice before applying them (docs/workers.md).
+    settle = data.pop("settle_seconds", 0) or 0
+    if isinstance(settle, bool) or not isinstance(settle, int) or not 0 <= settle <= MAX_SETTLE_SECONDS:
+        raise Invalid(f"settle_seconds must be 0 to {MAX_SETTLE_SECONDS}")
+    extras = check_policy_extras(data)  # missed turns, replacement, vacations (docs/deadlines.md)
     if data:
         raise Invalid(f"unknown deadline setting {sorted(data)[0][:20]!r}")
-    return {"hours": hours, "on_missed": on_missed}
+    policy: dict[str, Any] = {"hours": hours, "on_missed": on_missed, **extras}
+    if settle:
+        policy["settle_seconds"] = settle
+    return policy
 
 
 def _validate(new: NewGame) -> tuple[str, list[str]]:

@@ -1,7 +1,9 @@
 """Playing: the one path for an order, and what each reader may see of a game.
 
 An order goes: text -> the engine's parser -> a check on a copy of the current state ->
-committed as pending -> acknowledged with its canonical text -> `advance` applies it.
+committed as pending -> acknowledged with its canonical text -> `advance` applies it: a
+worker does, queued once the order is committed (PBEM_ADVANCE=queue), or the submitting
+request itself (PBEM_ADVANCE=inline).
 Every answer about a game is built from the engine's view for the reader's seat (or the
 public view), never from the state itself; the order log and seed only leave the service
 in the record of a finished game.
@@ -21,6 +23,8 @@ from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
 from pbem.services.advance import advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected, StaleGame
 from pbem.services.locking import lock_game, unit_of_work
+from pbem.services.queue import advance_mode, request_advance
+from pbem.services.schedule import seat_acted
 from pbem.services.state import game_state, log_lines, record
 
 MAX_SUBMISSION = 10_000  # characters; far more than any legal submission
@@ -67,10 +71,10 @@ def submit_for_user(session: Session, game_id: int, user: User, text: str, *, ch
 @unit_of_work
 def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
                   user_id: int | None = None) -> Receipt:
-    """Check and commit a seat's orders, then advance the game.  Raises OrderRejected (and
-    stores nothing) when the text does not parse or the rules refuse it now.  A new
-    submission replaces the seat's orders that are still pending (a secret choice can be
-    changed until everyone has chosen)."""
+    """Check and commit a seat's orders, then advance the game (or queue its advance for a
+    worker).  Raises OrderRejected (and stores nothing) when the text does not parse or the
+    rules refuse it now.  A new submission replaces the seat's orders that are still
+    pending (a secret choice can be changed until everyone has chosen)."""
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}")
     if len(text or "") > MAX_SUBMISSION:
@@ -87,11 +91,16 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
             for line in canonical]
     session.add_all(rows)
     seat.last_error = None
+    if channel != "bot":
+        seat_acted(seat)  # a missed-deadline run ends; an abandoned seat is theirs again
     session.flush()
     ids = [row.id for row in rows]
     session.commit()  # committed before acknowledged
+    if advance_mode() == "queue":
+        request_advance(session, game_id)  # sent now, after the commit: the worker sees the order
+        return Receipt(game_id, tribe, canonical, list(canonical), _message(canonical, canonical, queued=True))
     try:
-        advance(session, game_id)
+        advance(session, game_id, settle=False)  # inline: no worker would come back after a window
     except StaleGame:
         session.rollback()  # others kept changing the game; their advance applies these orders
     still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
@@ -119,7 +128,11 @@ def _check(state: Any, tribe: str, text: str) -> list[str]:
     return lines
 
 
-def _message(orders: list[str], pending: list[str]) -> str:
+def _message(orders: list[str], pending: list[str], queued: bool = False) -> str:
+    if queued:
+        return (f"Accepted: {'; '.join(orders)}. The game applies it as soon as it gets to it: at once "
+                "if it waits only for you, else once the others have decided or your turn comes. "
+                "Until then you may replace it.")
     done = [line for line in orders if line not in pending]
     parts = []
     if done:

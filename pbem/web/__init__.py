@@ -14,14 +14,15 @@ from flask import Flask, current_app, flash, g, redirect, render_template, reque
 
 from pbem.models import User
 from pbem.services.errors import ServiceError
+from pbem.services.schedule import when
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(app: Flask) -> None:
-    from pbem.web import auth, dev, game, lobby, profile
+    from pbem.web import auth, dev, game, lobby, profile, turns
 
-    for module in (auth, profile, lobby, game, dev):
+    for module in (auth, profile, lobby, game, turns, dev):
         app.register_blueprint(module.bp)
     app.register_error_handler(ServiceError, service_error)
     app.register_error_handler(404, lambda e: http_error(404, "not-found", "Not found",
@@ -32,6 +33,7 @@ def register(app: Flask) -> None:
                                                          f"Too many requests ({e.description}); try again later.",
                                                          e.get_response().headers))
     app.jinja_env.filters["localtime"] = localtime
+    app.jinja_env.filters["when"] = lambda moment: when(moment, current_user())
     app.jinja_env.globals["base_url"] = lambda: current_app.config["PBEM_BASE_URL"]
 
 

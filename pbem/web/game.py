@@ -9,8 +9,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from engine.aztlan.board import TERRAIN_TYPES
 from pbem.describe import card_title, describe_all
 from pbem.extensions import db, limiter
-from pbem.models import Game
-from pbem.services import lobby, play
+from pbem.models import Game, now
+from pbem.services import deadlines, lobby, play, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.state import game_state
 from pbem.web import back, current_user, login_required, signed_in
@@ -38,13 +38,17 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     user = current_user()
     if game.status in (Game.OPEN, Game.ABORTED):
         seat = play.seat_of(game, user)
-        return render_template("game/open.html", game=game, my_seat=seat, **extra), status
+        return render_template("game/open.html", game=game, my_seat=seat,
+                               policy=deadlines.policy_of(game), **extra), status
     seen = play.game_view(db.session, game, user)
     decisions = seen.view.get("me", {}).get("decisions", [])
     context = _board_context(game, seen.view, clickable=bool(decisions))
+    # Deadlines, the host's controls, queued turns and takeovers (pbem/web/turns.py).
+    timing = deadlines.deadline_info(db.session, game, user, now())
+    queued = turn_queue.list_queue(db.session, game.id, user) if seen.seat is not None else []
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions,
                            my_seat=seen.seat, card_title=card_title, terrain_types=TERRAIN_TYPES,
-                           **context, **extra), status
+                           timing=timing, queued=queued, **context, **extra), status
 
 
 @bp.get("/<int:game_id>")

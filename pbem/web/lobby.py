@@ -9,8 +9,9 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from engine.aztlan.bots import BOTS
 from engine.aztlan.options import CHOICES, Options
 from pbem.extensions import db
-from pbem.services import lobby
+from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
+from pbem.services.schedule import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.web import back, current_user, login_required, signed_in
 
 bp = Blueprint("lobby", __name__)
@@ -24,6 +25,7 @@ def home() -> Any:
         lists["Waiting for you"] = lobby.waiting_for(db.session, user)
         lists["Your games"] = lobby.my_games(db.session, user)
     lists["Open games"] = lobby.open_games(db.session, user)
+    lists["Seats to take over"] = deadlines.takeover_games(db.session)
     lists["Finished games"] = lobby.finished_games(db.session, limit=20)
     return render_template("lobby/home.html", lists=lists)
 
@@ -31,7 +33,9 @@ def home() -> Any:
 def _form_defaults() -> dict[str, Any]:
     return {"boards": lobby.available("boards"), "editions": lobby.available("editions"),
             "bots": list(BOTS), "choices": CHOICES, "defaults": Options().to_dict(),
-            "hours": lobby.DEFAULT_HOURS, "on_missed": lobby.ON_MISSED}
+            "hours": lobby.DEFAULT_HOURS, "on_missed": lobby.ON_MISSED,
+            "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
+            "policy_defaults": POLICY_DEFAULTS}
 
 
 def _int(value: str | None, name: str, default: int | None = None) -> int | None:
@@ -55,7 +59,17 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
                          bots=[form.get("bot_kind", "heuristic")] * bot_count, invites=invites,
                          board=form.get("board", "default"), edition=form.get("edition", "default"),
                          options=options,
-                         deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot")})
+                         deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot"),
+                                    **_policy_from_form(form)})
+
+
+def _policy_from_form(form: Any) -> dict[str, Any]:
+    """Missed turns, replacement and vacations (docs/deadlines.md); left out: the defaults."""
+    policy: dict[str, Any] = {key: form[key] for key in ("default", "abandoned", "vacation") if form.get(key)}
+    replace_after = _int(form.get("replace_after"), "missed deadlines before replacement")
+    if replace_after is not None:
+        policy["replace_after"] = replace_after
+    return policy
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

@@ -6,7 +6,8 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request, url_for
 
 from pbem.extensions import db
-from pbem.services import accounts
+from pbem.models import now
+from pbem.services import accounts, vacations
 from pbem.services.errors import Invalid
 from pbem.web import back, login_required, signed_in
 
@@ -16,7 +17,8 @@ bp = Blueprint("profile", __name__, url_prefix="/profile")
 def _page(status: int = 200, **extra: Any) -> Any:
     user = signed_in()
     return render_template("profile.html", user=user, tokens=accounts.api_tokens(db.session, user),
-                           zones=sorted(accounts.TIME_ZONES), **extra), status
+                           zones=sorted(accounts.TIME_ZONES), vacations=vacations.upcoming(db.session, user, now()),
+                           vacation_caps=(vacations.MAX_LENGTH.days, vacations.YEAR_ALLOWANCE.days), **extra), status
 
 
 @bp.get("")

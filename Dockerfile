@@ -1,0 +1,36 @@
+# One image for every pbem process: the web (gunicorn), the Celery worker and beat.
+# docker-compose.yml picks the command; configuration comes from the environment.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# WeasyPrint's libraries and fonts (report PDFs) and rsvg-convert (board images in mails);
+# see docs/reports.md.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
+       fonts-dejavu-core librsvg2-bin \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+
+# Dependencies first, so a code change does not reinstall them.  The package is installed
+# in editable mode: the templates, migrations and data files stay where pbem expects them
+# (next to the code in /app).
+COPY pyproject.toml README.md ./
+RUN mkdir -p engine pbem worker && touch engine/__init__.py pbem/__init__.py worker/__init__.py \
+    && pip install -e . \
+    && rm -rf engine pbem worker
+
+COPY . .
+RUN pip install --no-deps -e . \
+    && useradd --create-home --uid 10001 pbem \
+    && mkdir -p /app/instance && chown pbem /app/instance
+
+USER pbem
+EXPOSE 8000
+
+# The web by default; the worker and beat override the command (docker-compose.yml).
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--access-logfile", "-", "pbem.wsgi:app"]

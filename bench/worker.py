@@ -1,0 +1,355 @@
+"""Asynchronous advancing, end to end: gunicorn serving the JSON API, a real Celery worker,
+Redis as the broker, PostgreSQL as the database, all on this machine.
+
+- Latency from the last order to the advanced state: a client posts the order that
+  completes what a game waits for (a development turn, or the second secret card) and
+  watches the game's row; the clock stops when the advanced state is committed, which is
+  the same transaction that queues its notifications (the outbox rows).  p50 and p95.
+- Sustained orders per second through the API: several clients, each playing its own
+  two-person game (view, then order, as a program would), for a fixed time; every order
+  goes through HTTP, gunicorn, the order path, Redis and a worker's advance.
+- The baseline: one psycopg connection doing INSERT + COMMIT in a loop on the same server,
+  before and after, in the same run.
+
+PBEM_BENCH_POSTGRES and PBEM_BENCH_REDIS pick the servers (default: the local ones); the
+benchmark works in its own schema and under its own Redis key prefix, removed at the end.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import redis
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parent.parent
+POSTGRES = os.environ.get("PBEM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("PBEM_BENCH_REDIS", "redis://127.0.0.1:6379/14")
+SCHEMA = f"pbem_bench_worker_{os.getpid()}"
+PREFIX = f"pbembench:{os.getpid()}:"
+LATENCY_SAMPLES = 120
+LATENCY_SECONDS = 15.0
+THROUGHPUT_CLIENTS = 8
+THROUGHPUT_SECONDS = 10.0
+RAW_COMMITS = 500
+RAW_SECONDS = 3.0
+WEB_WORKERS = 2
+WEB_THREADS = 4
+WORKER_CONCURRENCY = max(2, os.cpu_count() or 2)
+ADVANCE_TIMEOUT = 10.0
+START_TIMEOUT = 40.0
+
+
+def _schema(action: str) -> None:
+    engine = create_engine(POSTGRES)
+    with engine.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE'))
+        if action == "create":
+            connection.execute(text(f'CREATE SCHEMA "{SCHEMA}"'))
+    engine.dispose()
+
+
+def _psycopg_url() -> str:
+    return POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+
+
+def raw_insert_commit() -> tuple[int, float]:
+    """One connection inserting a row and committing, up to RAW_COMMITS or RAW_SECONDS."""
+    with psycopg.connect(_psycopg_url(), options=f"-csearch_path={SCHEMA}") as connection:
+        connection.execute("CREATE TABLE IF NOT EXISTS raw_orders (id serial PRIMARY KEY, game int, text text)")
+        connection.commit()
+        runs, start = 0, time.perf_counter()
+        while runs < RAW_COMMITS and time.perf_counter() - start < RAW_SECONDS:
+            connection.execute("INSERT INTO raw_orders (game, text) VALUES (%s, %s)", (1, "place 12"))
+            connection.commit()
+            runs += 1
+        return runs, time.perf_counter() - start
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class _Stack:
+    """gunicorn + a Celery worker on the benchmark schema and Redis prefix."""
+
+    def __init__(self, folder: Path) -> None:
+        from pbem.db import upgrade
+        self.url = f"{POSTGRES}?options=-csearch_path%3D{SCHEMA}"
+        upgrade(self.url)
+        self.port = _free_port()
+        self.env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS, "PBEM_QUEUE_PREFIX": PREFIX,
+                    "PBEM_ADVANCE": "queue", "PBEM_ENV": "production", "SECRET_KEY": "bench-secret",
+                    "PBEM_RATELIMIT": "0", "PBEM_BASE_URL": f"http://127.0.0.1:{self.port}",
+                    "PYTHONUNBUFFERED": "1"}
+        self.logs = {name: folder / f"{name}.log" for name in ("web", "worker")}
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self._start("web", [sys.executable, "-m", "gunicorn", "--workers", str(WEB_WORKERS), "--threads",
+                            str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "pbem.wsgi:app"])
+        self._start("worker", [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
+                               "--loglevel", "WARNING", "--concurrency", str(WORKER_CONCURRENCY),
+                               "--without-gossip", "--without-mingle", "--without-heartbeat"])
+
+    def _start(self, name: str, command: list[str]) -> None:
+        with open(self.logs[name], "wb") as log:
+            self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,
+                                                   stderr=subprocess.STDOUT))
+
+    def wait_ready(self) -> None:
+        from pbem.app import create_app
+        from pbem.services.queue import PING_TASK, producer
+        end = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                status, _ = request(self.port, "GET", "/api/openapi.json")
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > end or any(p.poll() is not None for p in self.processes):
+                raise RuntimeError(f"gunicorn did not start:\n{self.logs['web'].read_text()[-2000:]}")
+            time.sleep(0.1)
+        app = create_app({"DATABASE_URL": self.url, "REDIS_URL": REDIS, "PBEM_QUEUE_PREFIX": PREFIX,
+                          "PBEM_ENV": "testing", "SECRET_KEY": "bench-secret"})
+        producer(app).send_task(PING_TASK, ignore_result=False).get(timeout=START_TIMEOUT)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def request(port: int, method: str, path: str, headers: dict[str, str] | None = None,
+            body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        payload = json.dumps(body).encode() if body is not None else None
+        connection.request(method, path, body=payload,
+                           headers={**(headers or {}), **({"Content-Type": "application/json"} if payload else {})})
+        answer = connection.getresponse()
+        data = answer.read()
+        return answer.status, (json.loads(data) if data else None)
+    finally:
+        connection.close()
+
+
+class _Players:
+    """Two people with API tokens, and two-person games between them (made through the
+    application layer, as the lobby does)."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.orm import Session
+
+        from pbem.app import create_app
+        from pbem.extensions import db
+        from pbem.models import EmailAddress, User
+        from pbem.services import accounts
+        self.app = create_app({"DATABASE_URL": url, "PBEM_ENV": "testing", "SECRET_KEY": "bench-secret"})
+        with self.app.app_context():
+            self.engine = db.engine
+        self.session = Session(self.engine)
+        self.lock = threading.Lock()  # one session, shared by the client threads
+        self.users, self.headers = [], []
+        for name in ("Ana", "Bo"):
+            user = User(display_name=name, notify_turn=True)
+            user.addresses.append(EmailAddress(address=f"{name.lower()}@bench.example", is_primary=True))
+            self.session.add(user)
+            self.session.commit()
+            self.users.append(user)
+            self.headers.append({"Authorization": f"Bearer {accounts.create_api_token(self.session, user, 'b')[1]}"})
+
+    def new_game(self, seed: int) -> int:
+        from pbem.services import lobby
+        with self.lock:
+            game = lobby.create_game(self.session, self.users[0], lobby.NewGame(
+                title="bench", players=2, invites=["bo@bench.example"], seed=seed), base_url="http://bench")
+            lobby.join_game(self.session, game.id, self.users[1])
+            return game.id
+
+
+def _next_move(port: int, game_id: int, headers: list[dict[str, str]]) -> tuple[str, int, str, bool] | None:
+    """('finished', ...) or (order text, seat index, kind, completes) for a seat that owes a
+    decision and has no order in; None while the game waits for a worker."""
+    from pbem.testing import first_legal_order
+    for index, seat_headers in enumerate(headers):
+        status, seen = request(port, "GET", f"/api/games/{game_id}/view", seat_headers)
+        assert status == 200, seen
+        if seen["game"]["status"] == "finished":
+            return ("finished", index, "", False)
+        decisions = seen["view"]["me"]["decisions"]
+        if decisions and not seen["pending"]:
+            decision = decisions[0]
+            # A secret choice completes the decision only when every other seat is in.
+            completes = not decision["simultaneous"] or len(seen["submitted"]) == len(headers) - 1
+            return (first_legal_order(decision), index, decision["kind"], completes)
+    return None
+
+
+def _version(cursor: Any, game_id: int) -> int:
+    cursor.execute("SELECT version FROM games WHERE id = %s", (game_id,))
+    return int(cursor.fetchone()[0])
+
+
+def measure_latency(port: int, players: _Players) -> list[float]:
+    """Milliseconds from sending an order that completes what the game waits for until the
+    advanced state (and its notifications) is committed."""
+    samples: list[float] = []
+    connection = psycopg.connect(_psycopg_url(), options=f"-csearch_path={SCHEMA}", autocommit=True)
+    cursor = connection.cursor()
+    game_id, seed = players.new_game(1), 1
+    end = time.monotonic() + LATENCY_SECONDS
+    try:
+        while len(samples) < LATENCY_SAMPLES and time.monotonic() < end:
+            move = _next_move(port, game_id, players.headers)
+            if move is None:
+                time.sleep(0.002)
+                continue
+            order, index, _, completes = move
+            if order == "finished":
+                seed += 1
+                game_id = players.new_game(seed)
+                continue
+            before = _version(cursor, game_id)
+            began = time.perf_counter()
+            status, answer = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
+                                     {"orders": order})
+            if status != 201:
+                continue  # the view was a moment old; look again
+            if not completes:
+                continue
+            while _version(cursor, game_id) == before:
+                if time.perf_counter() - began > ADVANCE_TIMEOUT:
+                    raise RuntimeError(f"game {game_id} did not advance within {ADVANCE_TIMEOUT} s")
+                time.sleep(0.0005)
+            samples.append((time.perf_counter() - began) * 1000)
+    finally:
+        connection.close()
+    return samples
+
+
+def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
+    """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
+    games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
+    accepted = [0] * len(games)
+    stop = threading.Event()
+    failures: list[str] = []
+
+    def client(slot: int) -> None:
+        game_id, seed = games[slot], 2000 + slot * 100
+        while not stop.is_set():
+            try:
+                move = _next_move(port, game_id, players.headers)
+                if move is None:
+                    time.sleep(0.002)
+                    continue
+                order, index, _, _ = move
+                if order == "finished":
+                    seed += 1
+                    game_id = players.new_game(seed)
+                    continue
+                status, _ = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
+                                    {"orders": order})
+                if status == 201 and not stop.is_set():
+                    accepted[slot] += 1
+            except Exception as error:  # noqa: BLE001 - reported below
+                failures.append(repr(error))
+                return
+
+    logged_before = _count_log()
+    threads = [threading.Thread(target=client, args=(slot,), daemon=True) for slot in range(len(games))]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    time.sleep(THROUGHPUT_SECONDS)
+    stop.set()
+    spent = time.perf_counter() - began
+    for thread in threads:
+        thread.join(30)
+    if failures:
+        raise RuntimeError(f"a client failed: {failures[0]}")
+    return sum(accepted), _count_log() - logged_before, spent
+
+
+def _count_log() -> int:
+    with psycopg.connect(_psycopg_url(), options=f"-csearch_path={SCHEMA}") as connection:
+        return int(connection.execute("SELECT count(*) FROM order_log").fetchone()[0])
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def _purge_redis() -> None:
+    client = redis.Redis.from_url(REDIS)
+    keys = list(client.scan_iter(match=f"{PREFIX}*", count=500))
+    if keys:
+        client.delete(*keys)
+
+
+def run() -> list[dict[str, Any]]:
+    import tempfile
+    _schema("create")
+    stack = None
+    try:
+        raw_before = raw_insert_commit()
+        with tempfile.TemporaryDirectory() as folder:
+            stack = _Stack(Path(folder))
+            try:
+                stack.wait_ready()
+                players = _Players(stack.url)
+                latencies = measure_latency(stack.port, players)
+                orders, logged, seconds = measure_throughput(stack.port, players)
+                players.session.close()
+                players.engine.dispose()
+            finally:
+                stack.stop()
+        raw_after = raw_insert_commit()
+    finally:
+        _schema("drop")
+        _purge_redis()
+    raw_rate = round((raw_before[0] + raw_after[0]) / (raw_before[1] + raw_after[1]), 1)
+    order_rate = round(orders / seconds, 1)
+    common = {"database": "postgresql", "broker": "redis",
+              "web": f"gunicorn {WEB_WORKERS} workers x {WEB_THREADS} threads",
+              "worker": f"celery prefork x {WORKER_CONCURRENCY}"}
+    return [
+        {"name": "worker.advance_latency_p50", "value": round(statistics.median(latencies), 2), "unit": "ms",
+         "samples": len(latencies), **common,
+         "note": "HTTP POST of the order that completes what a 2-person game waits for -> advanced state "
+                 "committed by the worker (order log, version, notifications in the outbox)"},
+        {"name": "worker.advance_latency_p95", "value": round(_percentile(latencies, 0.95), 2), "unit": "ms",
+         "samples": len(latencies), **common},
+        {"name": "worker.api_orders", "value": order_rate, "unit": "orders/s", "orders": orders,
+         "applied_per_s": round(logged / seconds, 1), "clients": THROUGHPUT_CLIENTS, "seconds": round(seconds, 1),
+         **common,
+         "note": "sustained: each client plays its own 2-person game through the API (GET view, POST order), "
+                 "every order advanced by the worker before that game can go on"},
+        {"name": "worker.pg_insert_commit", "value": raw_rate, "unit": "commits/s",
+         "commits": raw_before[0] + raw_after[0], "database": "postgresql",
+         "note": "baseline: one psycopg connection, INSERT + COMMIT, before and after, same run"},
+        {"name": "worker.api_orders_per_raw_commit", "value": round(order_rate / raw_rate, 4) if raw_rate else None,
+         "unit": "ratio", "note": "API orders (with their advances) per raw commit in the same time"},
+    ]
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(json.dumps(row), flush=True)

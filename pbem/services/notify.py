@@ -1,0 +1,76 @@
+"""What an advance tells the players: mails queued in the outbox, in the advance's own
+transaction, so a notification exists exactly when the change it announces was committed.
+
+- "turn": a person who newly owes a decision (and wants turn mails) is told which one.  An
+  unsent turn mail for the same game is not repeated: after a backlog nobody gets a flood.
+- "result": when the game ends, every person in it (who wants results) gets the result.
+
+Mails are built from public facts (the kind of decision, the published result), never from
+the full state.  Richer turn reports and age reports are rendered elsewhere (pbem/reports/);
+the outbox is delivered by its own worker.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+from flask import current_app, has_app_context
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.mail.outbox import send_mail
+from pbem.models import Game, OutboxMessage, Seat
+from pbem.services import links
+
+WHAT = {"power": "choose your power card", "turn": "play your development turn",
+        "conflict": "settle the conflicts you won", "reaction": "answer a battle declared against you",
+        "scoring": "carry out your scoring"}
+
+
+def base_url() -> str:
+    """The public address for links: the app's setting, else the environment's."""
+    if has_app_context():
+        return str(current_app.config["PBEM_BASE_URL"])
+    return os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:5000").rstrip("/")
+
+
+def turn_subject(game: Game) -> str:
+    return f"Your turn in {game.title} (game {game.id})"
+
+
+def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat]) -> None:
+    """Queue the mails an advance owes its players (called before the advance commits)."""
+    url = links.game(base_url(), game.id)
+    if state.is_over():
+        _results(session, game, state, url)
+        return
+    kinds = {d.seat: d.kind for d in state.decisions(options=False)}
+    for seat in newly_waiting:
+        user = seat.user
+        address = user.primary_address if user is not None else None
+        if address is None or not user.notify_turn:
+            continue
+        subject = turn_subject(game)
+        unsent = session.scalar(select(OutboxMessage.id).where(
+            OutboxMessage.to_address == address, OutboxMessage.kind == "turn",
+            OutboxMessage.subject == subject, OutboxMessage.sent_at.is_(None)).limit(1))
+        if unsent is not None:
+            continue  # the last one has not even gone out yet
+        what = WHAT.get(kinds.get(seat.tribe or "", ""), "decide")
+        send_mail(session, address, subject,
+                  f"{game.title}: it is your turn to {what}.\n\nOpen the game:\n{url}\n\n"
+                  f"Or reply to your turn mail with your orders.\n", kind="turn")
+
+
+def _results(session: Session, game: Game, state: Any, url: str) -> None:
+    result = state.result()
+    names = {player["seat"]: player["name"] for player in game.setup.get("players", [])}
+    lines = [f"{rank}. {names.get(seat, seat)}: {result['scores'][seat]}"
+             for rank, seat in enumerate(result["ranking"], start=1)]
+    body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
+            + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
+    for seat in game.seats:
+        user = seat.user
+        address = user.primary_address if user is not None else None
+        if address is not None and user.notify_results:
+            send_mail(session, address, f"{game.title}: game over", body, kind="result")

@@ -1,0 +1,69 @@
+"""The settle window and the tick, with a real worker (and beat) over Redis and PostgreSQL."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select
+
+from pbem.models import OrderLogEntry
+from pbem.services.queue import ADVANCE_TASK, QUEUE, TICK_TASK, producer
+from worker_helpers import (assert_cards_applied_once, cards_for, four_player_game, game_row, log_of, pending_count,
+                            post_all, queue_idle, wait_until)
+
+SETTLE = 2
+
+
+def test_a_settle_window_waits_after_the_last_order_and_a_change_restarts_it(
+        client, session, workers, make_user, stack):
+    game_id, headers = four_player_game(session, make_user, deadlines={"settle_seconds": SETTLE})
+    chosen = cards_for(client, game_id, headers)
+    version_before, _ = game_row(session, game_id)
+    workers.start(concurrency=2)
+
+    post_all(client, game_id, headers, chosen)
+    first = next(iter(chosen))
+    hand = client.get(f"/api/games/{game_id}/view", headers=headers[first]).json["view"]["me"]["decisions"][0]
+    changed = next(card for card in hand["options"]["cards"] if card != chosen[first])
+    changed_at = datetime.now(timezone.utc)
+    answer = client.post(f"/api/games/{game_id}/orders", headers=headers[first], json={"orders": f"card {changed}"})
+    assert answer.status_code == 201
+    chosen[first] = changed
+    # An early advance (a duplicate, or one queued before the change) must not apply anything.
+    producer(stack.app).send_task(ADVANCE_TASK, args=[game_id], queue=QUEUE)
+
+    wait_until(lambda: len(log_of(session, game_id)) >= 4, 20, "the cards to be applied after the window")
+    applied = session.scalars(select(OrderLogEntry.applied_at).where(OrderLogEntry.game_id == game_id)).all()
+    session.rollback()
+    assert min(applied) >= changed_at + timedelta(seconds=SETTLE)  # the change restarted the window
+    assert max(applied) < changed_at + timedelta(seconds=SETTLE + 10)  # and nobody had to nudge it
+    wait_until(lambda: queue_idle(stack.redis, stack.prefix), 20, "the queue to drain")
+    assert_cards_applied_once(session, game_id, chosen, version_before)  # the changed card counts
+
+
+def test_beat_ticks_and_the_tick_requeues_an_advance_the_broker_lost(client, session, workers, make_user, stack):
+    game_id, headers = four_player_game(session, make_user)
+    chosen = cards_for(client, game_id, headers)
+    version_before, _ = game_row(session, game_id)
+    post_all(client, game_id, headers, chosen)
+    stack.redis.delete(f"{stack.prefix}{QUEUE}")  # the queued advances are lost
+    assert pending_count(session, game_id) == 4
+
+    workers.start(concurrency=2, beat=True, PBEM_TICK_SECONDS="1", PBEM_STALL_GRACE_SECONDS="1")
+    wait_until(lambda: len(log_of(session, game_id)) >= 4, 30, "the tick to find the stalled game")
+    wait_until(lambda: queue_idle(stack.redis, stack.prefix), 20, "the queue to drain")
+    assert_cards_applied_once(session, game_id, chosen, version_before)
+    assert stack.redis.get(f"{stack.prefix}pbem:heartbeat:tick")
+
+
+def test_two_ticks_never_run_at_once(client, session, workers, stack):
+    workers.start(concurrency=2)
+    celery = producer(stack.app)
+    lock = stack.redis.lock(f"{stack.prefix}pbem:lock:tick", timeout=30)
+    assert lock.acquire(blocking=False)  # a tick is running (elsewhere)
+    try:
+        busy = celery.send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
+    finally:
+        lock.release()
+    assert busy == {"skipped": "another tick is running"}
+    free = celery.send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
+    assert free["requeued"] == [] and "at" in free

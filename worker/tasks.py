@@ -1,0 +1,111 @@
+"""Thin named tasks: each one calls a command of the application layer and nothing more.
+
+Every task is safe to run twice (a message can be delivered twice: acks are late, and a
+worker that dies hands its message back): `advance` is idempotent, and the tick holds a
+lock so two ticks never run at once.
+
+Names are part of the contract with the web side, which sends them by name
+(pbem.services.queue); later issues add `pbem.send_mail` (outbox delivery) and
+`pbem.render_report` here.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import importlib
+import importlib.util
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from pbem.extensions import db
+from pbem.services.advance import advance
+from pbem.services.errors import NotFound, StaleGame
+from pbem.services.queue import ADVANCE_TASK, PING_TASK, QUEUE, TICK_TASK, advance_mode, stalled_games
+from worker.celery_app import celery, flask_app
+from worker.locks import heartbeat, single_flight
+
+log = logging.getLogger(__name__)
+
+TICK_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never two ticks at once
+SETTLE_SLACK = 0.05  # seconds after the settle window closes, so the advance finds it closed
+
+
+def _deadlines() -> Any:
+    """pbem.services.deadlines (deadlines, reminders, missed turns), once it exists."""
+    if importlib.util.find_spec("pbem.services.deadlines") is None:
+        return None
+    return importlib.import_module("pbem.services.deadlines")
+
+
+@celery.task(name=ADVANCE_TASK, bind=True, autoretry_for=(OperationalError, StaleGame), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+def advance_game(self: Any, game_id: int) -> dict[str, Any]:
+    """Apply the game's committed orders that can be applied now (idempotent)."""
+    try:
+        done = advance(db.session, game_id)
+    except NotFound:
+        return {"game": game_id, "missing": True}
+    if done.settle_until is not None:
+        # Held by the settle window: come back when it closes.  A later order restarts the
+        # window and queues its own advance; a spare one finds nothing to do.
+        delay = max(0.0, (done.settle_until - datetime.now(timezone.utc)).total_seconds()) + SETTLE_SLACK
+        self.apply_async(args=[game_id], countdown=delay, queue=QUEUE)
+    return {"game": game_id, "applied": len(done.applied), "version": done.version, "finished": done.finished,
+            "settle_until": done.settle_until.isoformat() if done.settle_until else None}
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+@celery.task(name=TICK_TASK, bind=True)
+def tick(self: Any) -> dict[str, Any]:
+    """Every 30 s (beat): what is due by the clock (deadlines, reminders, missed turns, in
+    pbem.services.deadlines), then games whose queued advance got lost."""
+    with single_flight(flask_app.config, "tick", TICK_LOCK_SECONDS) as mine:
+        if not mine:
+            return {"skipped": "another tick is running"}
+        now = datetime.now(timezone.utc)
+        report: dict[str, Any] = {"at": now.isoformat()}
+        deadlines = _deadlines()
+        if deadlines is not None:
+            try:
+                report["deadlines"] = _plain(deadlines.tick(db.session, now))
+                db.session.commit()  # whatever the tick left open
+            except Exception as error:  # noqa: BLE001 - the sweep below must still run
+                db.session.rollback()
+                log.exception("the deadline tick failed")
+                report["deadlines_error"] = repr(error)
+        grace = timedelta(seconds=float(flask_app.config.get("PBEM_STALL_GRACE_SECONDS") or 60))
+        stalled = stalled_games(db.session, now, grace)
+        db.session.rollback()  # end the read-only transaction before queueing
+        for game_id in stalled:
+            advance_game.apply_async(args=[game_id], queue=QUEUE)
+        report["requeued"] = stalled
+        heartbeat(flask_app.config, "tick", now)
+        return report
+
+
+@celery.task(name=PING_TASK, ignore_result=False, acks_late=False)
+def ping() -> dict[str, Any]:
+    """Readiness: a worker that answers consumes the queue and has the app loaded."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        database = "ok"
+    except DBAPIError as error:  # pragma: no cover - reported, not raised
+        database = f"error: {error.__class__.__name__}"
+    finally:
+        db.session.rollback()
+    return {"pong": True, "pid": os.getpid(), "advance": advance_mode(), "database": database}
