@@ -1,0 +1,281 @@
+"""Rendering a report context (pbem/reports/content.py) as an HTML mail with a plain-text
+alternative, as a web page, and as a PDF, from one template source in templates/reports/.
+
+- `render_mail(context)` -> MailReport(subject, html, text, images): the HTML refers to
+  its pictures as `cid:NAME`; `images` maps NAME to PNG bytes (the board, the emblem),
+  to attach inline with `Content-ID: <NAME>`.  Many mail clients drop inline SVG.
+- `render_html(context, for_mail=False)`: a self-contained page (inline SVG, nothing to
+  fetch) for the game page; `for_mail=True` gives the mail's HTML.
+- `render_pdf(context, page_size="A4"|"Letter")` -> PDF bytes via WeasyPrint, with a URL
+  fetcher that serves only pbem's own report assets (pbem/reports/safety.py).
+- `render_report(context)` does all of it inside time and memory bounds;
+  `report_for_record(record, seat, age, ...)` builds the context too (one call for a worker).
+
+Autoescape is on for every .html template; player text is never marked safe.  The board
+SVG is pbem.drawing's output (it escapes names itself) and is checked before it is
+inlined.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import jinja2
+from markupsafe import Markup
+
+from pbem.reports import content as _content
+from pbem.reports.safety import (DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, clean_text,
+                                 make_url_fetcher, read_asset)
+
+LOG = logging.getLogger(__name__)
+PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+TEMPLATES = Path(os.environ.get("PBEM_REPORT_TEMPLATES") or
+                 Path(__file__).resolve().parents[2] / "templates" / "reports")
+MAIL_BOARD_WIDTH = 600  # CSS pixels in the mail; the PNG has twice as many for sharp screens
+RASTER_TIMEOUT = 20
+MAX_SVG = 2_000_000
+
+# What a board drawing may not contain before it is inlined unescaped: scripts, foreign
+# HTML, event handlers, style sheets, and any reference that leaves the document.
+_SVG_FORBIDDEN = re.compile(r"<\s*(script|foreignObject|iframe|object|embed|image|use|link|style|a)\b"
+                            r"|\son[a-z]+\s*=|@import|url\(\s*['\"]?(?!#)|(?:xlink:)?href\s*=\s*['\"](?!#)"
+                            r"|<!ENTITY|<!DOCTYPE|javascript:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class MailReport:
+    subject: str
+    html: str
+    text: str
+    images: dict[str, bytes] = field(default_factory=dict)  # Content-ID -> PNG
+
+
+@dataclass(frozen=True)
+class RenderedReport:
+    context: dict[str, Any]
+    mail: MailReport
+    pdf: bytes | None
+    filename: str  # for the PDF attachment / download (ASCII)
+    page_size: str
+
+
+# --- the environment ---------------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def environment(folder: str = str(TEMPLATES)) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml"),
+                                            default_for_string=True, default=False),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+    env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n)
+    env.filters["plural"] = lambda n, word, plural=None: f"{n} {word if n == 1 else (plural or word + 's')}"
+    env.filters["ordinal"] = _ordinal
+    env.filters["wrap_text"] = _wrap
+    return env
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _wrap(text: str, width: int = 76, indent: str = "") -> str:
+    import textwrap
+    return textwrap.fill(str(text), width=width, initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=True, break_on_hyphens=False)
+
+
+def _page_size(page_size: str) -> str:
+    try:
+        return PAGE_SIZES[str(page_size).lower()]
+    except KeyError:
+        raise ValueError("page_size must be 'A4' or 'Letter'") from None
+
+
+def trusted_svg(svg: Any) -> Markup | None:
+    """The board drawing as markup to inline, after checking it is a plain SVG image."""
+    if not isinstance(svg, str) or not svg.startswith("<svg ") or not svg.rstrip().endswith("</svg>"):
+        return None
+    if len(svg) > MAX_SVG or _SVG_FORBIDDEN.search(svg):
+        raise RenderError("the board drawing holds something a report does not inline")
+    return Markup(svg)
+
+
+def _template(context: dict[str, Any], suffix: str) -> jinja2.Template:
+    kind = context.get("kind")
+    if kind not in _content.KINDS:
+        raise ValueError(f"not a report context (kind {kind!r})")
+    return environment().get_template(("notice" if kind == "notice" else "age") + suffix)
+
+
+def _render(context: dict[str, Any], target: str, page_size: str = "A4",
+            images: Mapping[str, bytes] | None = None) -> str:
+    board = context.get("board") or {}
+    svg = trusted_svg(board.get("svg"))
+    emblem = Markup(read_asset("emblem.svg").decode("utf-8")) if target == "web" else None
+    if target == "mail":  # pictures are attachments; without a rasteriser, there are none
+        has_board, has_emblem = "board" in (images or {}), "emblem" in (images or {})
+    else:
+        has_board, has_emblem = svg is not None, True
+    html = _template(context, ".html").render(
+        r=context, target=target, page_size=_page_size(page_size), board_svg=svg, emblem_svg=emblem,
+        has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH)
+    return html.lstrip()
+
+
+def render_html(context: dict[str, Any], *, for_mail: bool = False) -> str:
+    """The report as HTML: the mail's (pictures as cid:board and cid:emblem, see
+    render_mail for their bytes) or a self-contained page (inline SVG)."""
+    if for_mail:
+        return _render(context, "mail", images={"board": b"", "emblem": b""} if _has_board(context)
+                       else {"emblem": b""})
+    return _render(context, "web")
+
+
+def _has_board(context: dict[str, Any]) -> bool:
+    return trusted_svg((context.get("board") or {}).get("svg")) is not None
+
+
+def render_text(context: dict[str, Any]) -> str:
+    """The plain-text alternative of the mail."""
+    text = _template(context, ".txt").render(r=context, target="text")
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def subject(context: dict[str, Any]) -> str:
+    """The mail's subject: one line whatever the context holds (no header injection)."""
+    title = context["game"]["title"]
+    prefix = f"Aztlán · {title}" if title else "Aztlán"
+    if context["kind"] == "final":
+        line = f"{prefix}: the final report"
+    elif context["kind"] == "age":
+        line = f"{prefix}: the report of age {context['age']}"
+    else:
+        line = f"{prefix}: {context.get('headline', 'news')}"
+    return clean_text(line, 200)
+
+
+def filename(context: dict[str, Any]) -> str:
+    seat = re.sub(r"[^a-z0-9-]", "", str(context["reader"]["seat"]).lower())[:20] or "seat"
+    if context["kind"] == "final":
+        return f"aztlan-final-report-{seat}.pdf"
+    return f"aztlan-age-{int(context['age'])}-report-{seat}.pdf"
+
+
+# --- pictures for mail -------------------------------------------------------------------
+
+def rasteriser() -> str | None:
+    """The SVG rasteriser for mail pictures: librsvg's rsvg-convert, if installed."""
+    return shutil.which("rsvg-convert")
+
+
+def svg_to_png(svg: str, width: int) -> bytes:
+    """Rasterise a trusted SVG with librsvg's rsvg-convert (a subprocess with a timeout,
+    SVG on stdin, PNG on stdout: no file names, no base URL, so it loads nothing)."""
+    tool = rasteriser()
+    if tool is None:
+        raise RenderError("rsvg-convert (librsvg2-bin) is needed to draw pictures for mail")
+    try:
+        done = subprocess.run([tool, "--format=png", f"--width={int(width)}", "--keep-aspect-ratio"],
+                              input=svg.encode("utf-8"), capture_output=True, timeout=RASTER_TIMEOUT,
+                              check=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                               "LANG": "C.UTF-8"})
+    except subprocess.TimeoutExpired:
+        raise RenderError("drawing the board as PNG took too long") from None
+    except subprocess.CalledProcessError as error:
+        raise RenderError(f"rsvg-convert failed: {error.stderr[:300]!r}") from None
+    return _compress_png(done.stdout)
+
+
+def _compress_png(png: bytes) -> bytes:
+    """Fewer colours (the drawing uses flat fills), a smaller mail; same picture to the eye."""
+    try:
+        from io import BytesIO
+
+        from PIL import Image
+    except ImportError:  # pragma: no cover - Pillow comes with WeasyPrint
+        return png
+    image = Image.open(BytesIO(png)).convert("RGBA")
+    small = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = BytesIO()
+    small.save(out, format="PNG")
+    return out.getvalue() if out.tell() < len(png) else png
+
+
+@lru_cache(maxsize=1)
+def _emblem_png() -> bytes:
+    return svg_to_png(read_asset("emblem.svg").decode("utf-8"), 96)
+
+
+def render_mail(context: dict[str, Any]) -> MailReport:
+    """The mail: subject, HTML (pictures as cid:NAME), plain text, and the pictures as
+    PNG by NAME.  Without rsvg-convert the mail goes without pictures (the PDF has the
+    board) and a warning is logged."""
+    images: dict[str, bytes] = {}
+    if rasteriser() is None:
+        LOG.warning("rsvg-convert is not installed: report mails go without pictures")
+    else:
+        images["emblem"] = _emblem_png()
+        if _has_board(context):
+            images["board"] = svg_to_png(context["board"]["svg"], MAIL_BOARD_WIDTH * 2)
+    html = _render(context, "mail", images=images)
+    return MailReport(subject=subject(context), html=html, text=render_text(context), images=images)
+
+
+# --- PDF -----------------------------------------------------------------------------------
+
+def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
+               fetch_log: Callable[[str], None] | None = None) -> bytes:
+    """The printable report as PDF bytes.  Only `pbem-asset:` URLs are fetched; every URL
+    WeasyPrint asks for is passed to `fetch_log` if given."""
+    if context.get("kind") == "notice":
+        raise ValueError("notices have no PDF")
+    import weasyprint
+
+    html = _render(context, "pdf", page_size)
+    pictures = {}
+    if _has_board(context):  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
+        pictures["board.svg"] = ("image/svg+xml", context["board"]["svg"].encode("utf-8"))
+    fetcher = make_url_fetcher(fetch_log, pictures)
+    document = weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher)
+    return document.write_pdf(uncompressed_pdf=False)
+
+
+def render_report(context: dict[str, Any], *, page_size: str = "A4", pdf: bool = True,
+                  seconds: float | None = DEFAULT_SECONDS,
+                  memory_mb: int | None = DEFAULT_MEMORY_MB) -> RenderedReport:
+    """Mail, text and (for age and final reports) PDF, within time and memory bounds."""
+    with bounded(seconds, memory_mb):
+        mail = render_mail(context)
+        document = render_pdf(context, page_size=page_size) if pdf and context["kind"] != "notice" else None
+    return RenderedReport(context=context, mail=mail, pdf=document, filename=filename(context),
+                          page_size=_page_size(page_size))
+
+
+def report_for_record(record: dict[str, Any], seat: str, age: int, *, page_size: str = "A4",
+                      pdf: bool = True, seconds: float | None = DEFAULT_SECONDS,
+                      memory_mb: int | None = DEFAULT_MEMORY_MB, **facts: Any) -> RenderedReport:
+    """Build and render one seat's report of one age from the game's record: what a
+    worker calls, and how any report is made again on demand.  `facts`: title, tz,
+    deadline, names, links (see content.age_report)."""
+    with bounded(seconds, memory_mb):
+        context = _content.age_report(record, seat, age, **facts)
+        return render_report(context, page_size=page_size, pdf=pdf, seconds=None, memory_mb=None)
+
+
+def notice_for_record(record: dict[str, Any], seat: str, age: int, after: str, *,
+                      seconds: float | None = DEFAULT_SECONDS, memory_mb: int | None = DEFAULT_MEMORY_MB,
+                      **facts: Any) -> MailReport:
+    """Build and render a phase notice (mail only)."""
+    with bounded(seconds, memory_mb):
+        return render_mail(_content.phase_notice(record, seat, age, after, **facts))

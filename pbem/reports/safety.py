@@ -1,0 +1,235 @@
+"""What keeps rendering a report safe: input caps, the asset-only URL fetcher, and bounds
+on render time and memory.
+
+- Text that players choose (names, game titles) is cleaned and capped here, and escaped
+  by the templates' autoescape; it is never marked safe.
+- WeasyPrint gets a fetcher that serves the files of `pbem/reports/assets/` by the
+  internal scheme `pbem-asset:NAME`, and the pictures pbem drew for the document (the
+  board) by `pbem-render:NAME`, and refuses every other URL (file:, http:, https:, ftp:,
+  data:, relative URLs: all refused).
+- `bounded()` limits one render's wall time (SIGALRM, in the main thread) and address
+  space (RLIMIT_AS, on Linux) so a warm worker cannot be held or swollen by one report.
+"""
+from __future__ import annotations
+
+import contextlib
+import mimetypes
+import os
+import re
+import signal
+import threading
+import time
+import unicodedata
+from datetime import datetime, timezone
+from importlib import resources
+from typing import Any, Callable, Iterator, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+ASSET_SCHEME = "pbem-asset:"
+RENDER_SCHEME = "pbem-render:"
+MAX_TITLE = 120
+MAX_NAME = 60
+MAX_LINK = 2000
+MAX_ZONE = 64
+MAX_EVENTS_PER_AGE = 2000
+MAX_ASSET_BYTES = 2 * 1024 * 1024
+DEFAULT_SECONDS = 30.0
+DEFAULT_MEMORY_MB = 1024
+
+# C0/C1 controls (tabs and newlines become spaces first) and the bidirectional overrides
+# and isolates, which could make a name display as something else.
+_INVISIBLE = re.compile("[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+_ASSET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}\.(svg|png|css|woff2?|ttf|otf)")
+
+
+class RenderError(RuntimeError):
+    """A report could not be rendered within its bounds."""
+
+
+class RenderTimeout(RenderError, TimeoutError):
+    """Rendering took longer than the time it was given."""
+
+
+class FetchRefused(ValueError):
+    """A URL the report renderer will not fetch."""
+
+
+# --- player text ---------------------------------------------------------------------
+
+def clean_text(value: Any, limit: int) -> str:
+    """Player-chosen text as one line: controls and bidi overrides removed, whitespace
+    collapsed, normalised (NFC), cut to `limit` characters with an ellipsis."""
+    text = unicodedata.normalize("NFC", str(value if value is not None else ""))
+    text = re.sub(r"\s+", " ", text)
+    text = _INVISIBLE.sub("", text).strip()
+    if len(text) > limit:
+        text = text[:limit - 1].rstrip() + "…"
+    return text
+
+
+def clean_link(value: Any) -> str | None:
+    """An http(s) link of reasonable length, or None (javascript:, data:, file: dropped)."""
+    if not isinstance(value, str):
+        return None
+    link = value.strip()
+    if len(link) > MAX_LINK or not re.match(r"https?://[^\s<>\"'`]+$", link, re.IGNORECASE):
+        return None
+    return link
+
+
+# --- time zones ----------------------------------------------------------------------
+
+def zone(name: Any) -> ZoneInfo:
+    """The reader's zone; UTC for anything that is not a known IANA zone name."""
+    if isinstance(name, str) and 0 < len(name) <= MAX_ZONE and ".." not in name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return ZoneInfo("UTC")
+
+
+def format_deadline(deadline: datetime | None, tz: Any) -> dict[str, str] | None:
+    """A deadline in the reader's zone: {"iso", "local", "zone", "abbrev", "utc"}.
+    A naive datetime is taken as UTC."""
+    if deadline is None:
+        return None
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=timezone.utc)
+    where = zone(tz)
+    local = deadline.astimezone(where)
+    utc = deadline.astimezone(timezone.utc)
+    return {"iso": local.isoformat(timespec="minutes"),
+            "local": f"{local:%A} {local.day} {local:%B %Y}, {local:%H:%M}",
+            "zone": where.key,
+            "abbrev": local.tzname() or where.key,
+            "utc": f"{utc:%a} {utc.day} {utc:%b}, {utc:%H:%M} UTC"}
+
+
+# --- fetching: own assets only -------------------------------------------------------
+
+def asset_names() -> list[str]:
+    folder = resources.files("pbem.reports").joinpath("assets")
+    return sorted(entry.name for entry in folder.iterdir() if _ASSET_NAME.fullmatch(entry.name))
+
+
+def read_asset(name: str) -> bytes:
+    """An asset's bytes by bare name (no folders, a known suffix, shipped with pbem)."""
+    if not _ASSET_NAME.fullmatch(name) or name not in asset_names():
+        raise FetchRefused(f"no report asset {name!r}")
+    data = resources.files("pbem.reports").joinpath("assets", name).read_bytes()
+    if len(data) > MAX_ASSET_BYTES:
+        raise FetchRefused(f"report asset {name!r} is too large")
+    return data
+
+
+def asset_for(url: str) -> tuple[str, bytes]:
+    """(mime type, bytes) for a `pbem-asset:NAME` URL; FetchRefused for any other URL."""
+    if not isinstance(url, str) or not url.startswith(ASSET_SCHEME):
+        raise FetchRefused(f"refused to fetch {str(url)[:200]!r}: reports fetch only their own assets")
+    name = url[len(ASSET_SCHEME):]
+    data = read_asset(name)
+    mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if name.endswith(".svg"):
+        mime = "image/svg+xml"
+    return mime, data
+
+
+def make_url_fetcher(log: Callable[[str], None] | None = None,
+                     pictures: Mapping[str, tuple[str, bytes]] | None = None):
+    """A WeasyPrint URL fetcher that serves `pbem-asset:NAME` (files shipped in
+    pbem/reports/assets/) and `pbem-render:NAME` (pictures pbem drew for this document,
+    given as `pictures`: NAME -> (mime type, bytes)), and refuses every other URL.
+
+    `log`, if given, is called with every URL WeasyPrint asks for (the tests record them).
+    WeasyPrint treats a refusal as a missing resource (a warning), so a refused URL in a
+    document leaves a gap and never fails the render.
+    """
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    own = dict(pictures or {})
+
+    class AssetFetcher(URLFetcher):
+        def __init__(self) -> None:
+            super().__init__(timeout=1, allowed_protocols=(), allow_redirects=False)
+
+        def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+            if log is not None:
+                log(url)
+            if isinstance(url, str) and url.startswith(RENDER_SCHEME) and url[len(RENDER_SCHEME):] in own:
+                mime, data = own[url[len(RENDER_SCHEME):]]
+            else:
+                mime, data = asset_for(url)
+            return URLFetcherResponse(url, data, {"Content-Type": mime})
+
+        def open(self, url: Any, data: Any = None, timeout: Any = None) -> Any:
+            raise FetchRefused("reports open no URLs")
+
+    return AssetFetcher()
+
+
+# --- time and memory -----------------------------------------------------------------
+
+def _address_space() -> int | None:
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            pages = int(handle.read().split()[0])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def bounded(seconds: float | None = DEFAULT_SECONDS,
+            memory_mb: int | None = DEFAULT_MEMORY_MB) -> Iterator[None]:
+    """Bound the work inside: wall time, and address space growth.
+
+    Time: in the main thread on a POSIX system, a SIGALRM timer raises RenderTimeout
+    when `seconds` have passed (any earlier timer is restored afterwards).  Elsewhere
+    (a thread pool) nothing can interrupt the work; the Celery task's hard time limit
+    is the backstop there.
+    Memory: on Linux, in the main thread, the soft RLIMIT_AS is lowered to the current
+    size + `memory_mb` while the work runs, then restored: an allocation beyond raises
+    MemoryError in Python code (a C library that cannot allocate may abort, and the pool
+    replaces the worker process).  Nested calls keep the tighter bounds.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    restore: list[Callable[[], None]] = []
+    try:
+        if seconds is not None and seconds > 0 and main and hasattr(signal, "setitimer"):
+            previous_left, _ = signal.getitimer(signal.ITIMER_REAL)
+            if not previous_left or previous_left > seconds:
+
+                def expire(signum: int, frame: Any) -> None:
+                    raise RenderTimeout(f"rendering took longer than {seconds:g} s")
+
+                old_handler = signal.signal(signal.SIGALRM, expire)
+                started = time.monotonic()
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+
+                def undo_timer() -> None:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.signal(signal.SIGALRM, old_handler)
+                    if previous_left:  # give back the rest of an earlier, longer timer
+                        left = previous_left - (time.monotonic() - started)
+                        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+
+                restore.append(undo_timer)
+        if memory_mb is not None and memory_mb > 0 and main:  # a process-wide limit: one render at a time
+            try:
+                import resource
+            except ImportError:  # pragma: no cover - not POSIX
+                resource = None
+            size = _address_space()
+            if resource is not None and size is not None:
+                soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+                wanted = size + memory_mb * 1024 * 1024
+                if hard != resource.RLIM_INFINITY:
+                    wanted = min(wanted, hard)
+                if soft == resource.RLIM_INFINITY or wanted < soft:
+                    resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+                    restore.append(lambda: resource.setrlimit(resource.RLIMIT_AS, (soft, hard)))
+        yield
+    finally:
+        for undo in reversed(restore):
+            undo()

@@ -1,0 +1,123 @@
+"""Helpers for the report tests: a recorded 4-player game, replaying it to a point, the
+twin game for secrecy, rendering in worker processes, and PDF tools (poppler-utils)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from engine.aztlan.bots import make_bot, play_out
+from engine.aztlan.game import GAME
+from engine.records import split_line
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "reports"
+SEED = 33  # a game with ties, battles, Sacred Games, Tlatoani, Eagle, Rafts, the wild card,
+#            Blessings, a reshuffled deck and two players on the same final score
+BOTS = ("heuristic", "random", "heuristic", "random")
+NAMES = ("Ana Xóchitl", "Bo", "Cy", "Di")
+TITLE = "Friday night Aztlán"
+
+
+def play_record(seed: int = SEED, names: tuple[str, ...] = NAMES) -> dict[str, Any]:
+    """A whole game between bots, as a record (what `pbem play` writes)."""
+    seats = GAME.seating(seed, len(BOTS))
+    record = {"game": "aztlan", "board": "default", "edition": "default", "options": {}, "seed": seed,
+              "players": [{"seat": seat, "name": name} for seat, name in zip(seats, names)]}
+    state = GAME.new_game(record)
+    play_out(state, [make_bot(bot, f"{seed}:{i}") for i, bot in enumerate(BOTS)])
+    return {**record, "orders": state.order_log()}
+
+
+def replay_to_age(record: dict[str, Any], age: int) -> tuple[Any, int]:
+    """The engine's state right after the scoring of `age`, and how many orders that took."""
+    state = GAME.new_game(record)
+    for index, line in enumerate(record["orders"]):
+        seat, text = split_line(line)
+        state.apply(seat, state.parse(text)[0])
+        if len(state.age_scores) == age:
+            return state, index + 1
+    raise AssertionError(f"the record does not reach the end of age {age}")
+
+
+def twin_record(record: dict[str, Any], other: str, age: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Two records that agree on everything public up to the end of `age` but give seat
+    `other` a different prosperity card in hand then: the deck is given explicitly, and
+    one drawn card is swapped with a card of another kind that nobody had drawn by then.
+    Orders are cut at the end of `age`.  None if this game allows no such swap."""
+    state, upto = replay_to_age(record, age)
+    o = state.seat_index(other)
+    if state.reshuffles:  # every card was drawn once: nothing undrawn to swap with
+        return None
+    deck = list(state.setup.deck)  # top card first (the test may look: it is the oracle)
+    drawn = len(deck) - len(state.deck)
+    base = {**record, "deck": deck, "orders": record["orders"][:upto]}
+    for i in range(drawn):
+        if deck[i] not in state.hands[o]:
+            continue
+        for j in range(drawn, len(deck)):
+            if deck[j] in state.hands[o]:
+                continue
+            twin_deck = list(deck)
+            twin_deck[i], twin_deck[j] = twin_deck[j], twin_deck[i]
+            twin = {**base, "deck": twin_deck}
+            try:
+                twin_state, _ = replay_to_age(twin, age)
+            except Exception:  # the swapped card went to a seat that played it later
+                continue
+            if (sorted(twin_state.hands[o]) != sorted(state.hands[o]) and
+                    all(twin_state.hands[s] == state.hands[s] for s in range(state.n) if s != o)):
+                return base, twin
+    return None
+
+
+def expand(hand: list[dict[str, Any]]) -> list[str]:
+    return sorted(card["id"] for card in hand for _ in range(card["count"]))
+
+
+def pdf_info(path: Path) -> dict[str, str]:
+    done = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True, timeout=30)
+    return {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in done.stdout.splitlines() if ":" in line)}
+
+
+def pdf_text(path: Path) -> str:
+    done = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True,
+                          timeout=30)
+    return done.stdout
+
+
+def to_png(pdf: Path, dpi: int = 50) -> list[Path]:
+    """The PDF's pages as PNG files beside it (pdftoppm), kept as test artefacts."""
+    stem = pdf.with_suffix("")
+    for old in pdf.parent.glob(stem.name + "-*.png"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(stem)], check=True, timeout=120)
+    return sorted(pdf.parent.glob(stem.name + "-*.png"))
+
+
+def have_poppler() -> bool:
+    return all(shutil.which(tool) for tool in ("pdftoppm", "pdfinfo", "pdftotext"))
+
+
+def render_job(job: tuple[str, dict[str, Any], str, str]) -> dict[str, Any]:
+    """Render one context to PDF (in a worker process), write it and its PNG pages."""
+    from pbem.reports import render_pdf
+
+    name, context, page_size, folder = job
+    urls: list[str] = []
+    pdf = render_pdf(context, page_size=page_size, fetch_log=urls.append)
+    path = Path(folder) / f"{name}.pdf"
+    path.write_bytes(pdf)
+    pngs = to_png(path) if have_poppler() else []
+    return {"name": name, "pdf": str(path), "pngs": [str(p) for p in pngs], "urls": urls}
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
