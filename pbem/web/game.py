@@ -10,7 +10,7 @@ from engine.aztlan.board import TERRAIN_TYPES
 from pbem.describe import card_title, describe_all
 from pbem.extensions import db, limiter
 from pbem.models import Game, now
-from pbem.services import deadlines, lobby, play, turn_queue
+from pbem.services import deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.state import game_state
 from pbem.web import back, current_user, login_required, signed_in
@@ -46,9 +46,10 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     # Deadlines, the host's controls, queued turns and takeovers (pbem/web/turns.py).
     timing = deadlines.deadline_info(db.session, game, user, now())
     queued = turn_queue.list_queue(db.session, game.id, user) if seen.seat is not None else []
+    report_ages = reports.scored_ages(db.session, game) if seen.seat is not None else []
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions,
                            my_seat=seen.seat, card_title=card_title, terrain_types=TERRAIN_TYPES,
-                           timing=timing, queued=queued, **context, **extra), status
+                           timing=timing, queued=queued, report_ages=report_ages, **context, **extra), status
 
 
 @bp.get("/<int:game_id>")
@@ -76,6 +77,17 @@ def withdraw(game_id: int) -> Any:
     game = lobby.get_game_row(db.session, game_id)
     count = play.withdraw(db.session, play.require_seat(game, signed_in()))
     return back(url_for("game.page", game_id=game_id), f"Withdrew {count} pending order(s).")
+
+
+@bp.get("/<int:game_id>/reports/<int:age>.pdf")
+@login_required
+@limiter.limit("20 per minute", scope="reports")  # each render costs about a second of CPU
+def report_pdf(game_id: int, age: int) -> Any:
+    """The signed-in player's own report of an age, rendered again from the record."""
+    game = lobby.get_game_row(db.session, game_id)
+    report = reports.seat_report(db.session, game, signed_in(), age, request.args.get("size", "A4"))
+    return Response(report.pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": f"attachment; filename={report.filename}"})
 
 
 @bp.get("/<int:game_id>/version")

@@ -1,0 +1,36 @@
+"""A seat's age reports (issue 6), made again on demand from the game's record.
+
+Reports are reproducible: the same record renders the same bytes, so nothing is stored.
+Only the seat's own reports are served: a report holds its reader's hand.
+"""
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, User
+from pbem.reports import report_for_record
+from pbem.reports.render import RenderedReport
+from pbem.services.errors import Invalid, NotFound
+from pbem.services.play import require_seat
+from pbem.services.state import game_state, log_lines, record
+
+PAGE_SIZES = ("A4", "Letter")
+
+
+def scored_ages(session: Session, game: Game) -> list[int]:
+    """The ages whose report exists (each scored age; the last one is the final report)."""
+    if game.status in (Game.OPEN, Game.ABORTED):
+        return []
+    return list(range(1, len(game_state(session, game).age_scores) + 1))
+
+
+def seat_report(session: Session, game: Game, user: User, age: int, page_size: str = "A4") -> RenderedReport:
+    seat = require_seat(game, user)
+    if page_size not in PAGE_SIZES:
+        raise Invalid(f"page size must be one of {', '.join(PAGE_SIZES)}")
+    if age not in scored_ages(session, game):
+        raise NotFound(f"there is no report of age {age} yet")
+    full = record(game, log_lines(session, game.id))  # replayed here only; the report is built from the seat's view
+    names = {s.tribe: s.label for s in game.seats if s.tribe}
+    return report_for_record(full, seat.tribe, age, page_size=page_size, title=game.title, names=names,
+                             tz=user.time_zone or "UTC")
