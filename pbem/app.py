@@ -8,6 +8,7 @@ from flask_wtf.csrf import CSRFError
 
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
+import pbem.mail.models  # noqa: F401  - the gateway's tables join the metadata
 
 # Content-Security-Policy: our own scripts and styles only; inline style attributes are
 # allowed for the SVG board (fills and strokes), never inline scripts.
@@ -32,6 +33,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_web(app)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # bearer tokens, no cookies: nothing for a forged form to ride on
+    from pbem.mail.webhook import bp as mail_bp
+    app.register_blueprint(mail_bp)
+    csrf.exempt(mail_bp)  # signed webhook and signed unsubscribe links; no session is used
 
     app.before_request(_load_user)
     app.after_request(_security_headers)

@@ -110,6 +110,14 @@ def run_command() -> None:
     serve()
 
 
+@main.command("smtpd")
+def smtpd_command() -> None:
+    """Run the inbound SMTP gateway (PBEM_SMTPD_HOST / PBEM_SMTPD_PORT, 127.0.0.1:2525)."""
+    from pbem.mail.smtpd import main as smtpd
+
+    raise SystemExit(smtpd())
+
+
 @main.group("db")
 def db_group() -> None:
     """Database schema commands."""

@@ -1,7 +1,8 @@
 """`make run` / `pbem run`: the whole service on embedded defaults, for development.
 
-A SQLite file under instance/ (DATABASE_URL to change it), no Redis, and mail kept in
-the outbox (listed at /dev/outbox) instead of being sent.  Games advance in a Celery worker
+A SQLite file under instance/ (DATABASE_URL to change it), no Redis, mail kept in the
+outbox (listed at /dev/outbox) instead of being sent, and the inbound SMTP gateway on
+127.0.0.1:2525 (PBEM_SMTPD_PORT) for orders by mail.  Games advance in a Celery worker
 started beside the web server (worker/dev.py; with beat inside it for the 30-second tick),
 on an embedded file transport under instance/celery/ unless REDIS_URL is set.
 PBEM_ADVANCE=inline runs without any worker (the request advances the game).
@@ -31,14 +32,19 @@ def main() -> None:
     if app.config["PBEM_ADVANCE"] == "queue":
         from worker.dev import start_worker
         worker = start_worker()  # same environment: same database, same queue
+    from pbem.mail.smtpd import controller
+    smtpd, _ = controller(app)  # the inbound SMTP gateway, in a thread beside the web server
+    smtpd.start()
     queue = app.config["REDIS_URL"] or f"files in {app.config['PBEM_QUEUE_DIR']}"
     print(f"pbem is running at http://{HOST}:{port}/  (database: {url}; "
-          f"mail goes to http://{HOST}:{port}/dev/outbox; games advance "
+          f"mail goes to http://{HOST}:{port}/dev/outbox, orders by mail to "
+          f"smtp://{smtpd.hostname}:{smtpd.port}; games advance "
           f"{'in a worker (queue: ' + queue + ')' if worker else 'inline'}; Ctrl-C stops it)", flush=True)
     signal.signal(signal.SIGTERM, _terminate)  # stop the worker too when we are told to stop
     try:
         app.run(host=HOST, port=port, debug=False, use_reloader=False)
     finally:
+        smtpd.stop()
         if worker is not None:
             from worker.dev import stop_worker
             stop_worker(worker)

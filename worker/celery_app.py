@@ -38,7 +38,7 @@ class FlaskTask(Task):  # type: ignore[misc]
 
 
 def make_worker_celery(app: Flask) -> Celery:
-    celery = Celery("pbem", task_cls=FlaskTask, include=["worker.tasks"])
+    celery = Celery("pbem", task_cls=FlaskTask, include=["worker.tasks", "worker.mail_tasks"])
     celery.conf.update(celery_settings(app.config))
     return celery
 

@@ -57,9 +57,13 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
         if unsent is not None:
             continue  # the last one has not even gone out yet
         what = WHAT.get(kinds.get(seat.tribe or "", ""), "decide")
+        from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+        # Replies go to the seat's own token address; one mail per seat and decision.
         send_mail(session, address, subject,
                   f"{game.title}: it is your turn to {what}.\n\nOpen the game:\n{url}\n\n"
-                  f"Or reply to your turn mail with your orders.\n", kind="turn")
+                  f"Or reply to this mail with your orders, one per line (send HELP for help).\n",
+                  kind="turn", reply_to=seat_reply_address(session, seat),
+                  key=f"turn:{game.id}:{len(state.order_log())}:{seat.tribe}")
 
 
 def _results(session: Session, game: Game, state: Any, url: str) -> None:

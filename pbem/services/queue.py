@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 ADVANCE_TASK = "pbem.advance_game"
 TICK_TASK = "pbem.tick"
+MAIL_SWEEP_TASK = "pbem.mail_sweep"  # worker/mail_tasks.py
+MAIL_SWEEP_SECONDS = 60.0
 PING_TASK = "pbem.ping"
 QUEUE = "pbem"
 TICK_SECONDS = 30.0
@@ -69,6 +71,9 @@ def celery_settings(config: Mapping[str, Any]) -> dict[str, Any]:
             "pbem-tick": {"task": TICK_TASK, "schedule": float(config.get("PBEM_TICK_SECONDS") or TICK_SECONDS),
                           # A tick that waited longer than its period is dropped, never stacked.
                           "options": {"expires": float(config.get("PBEM_TICK_SECONDS") or TICK_SECONDS) * 0.9}},
+            # Inbound mail stored but never processed, and outbox rows never delivered.
+            "pbem-mail-sweep": {"task": MAIL_SWEEP_TASK, "schedule": MAIL_SWEEP_SECONDS,
+                                "options": {"expires": MAIL_SWEEP_SECONDS * 0.9}},
         },
     }
     if embedded(config):

@@ -1,0 +1,270 @@
+"""Outbound: deliver outbox rows over SMTP, once each.
+
+`deliver(session, outbox_id)` sends one row: it claims the row (a lease in `mail_delivery`,
+so two senders never send it at once), sends it with smtplib, then sets `outbox.sent_at`.
+A row with `sent_at` is never sent again; a failed attempt releases the lease and raises
+`DeliveryError` for the caller (the Celery task `pbem.deliver_mail` retries with
+exponential backoff).  The Message-ID is derived from the row, so the rare resend after a
+crash between the SMTP answer and the commit is recognisably the same mail.
+
+Without PBEM_SMTP_HOST nothing is sent: rows stay in the outbox (the development page).
+When the row's transaction commits, `deliver_after_commit` hands it on: to the task
+(PBEM_MAIL_PROCESS=queue) or, with no worker, delivers it right after the commit.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import smtplib
+import ssl
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import inspect, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, scoped_session
+
+from pbem.mail.models import MailDelivery
+from pbem.mail.settings import MailSettings, load
+from pbem.models import EmailAddress, OutboxMessage, User, now
+
+log = logging.getLogger(__name__)
+
+DELIVER_TASK = "pbem.deliver_mail"
+LEASE = timedelta(minutes=5)  # a sender that died holding a row frees it after this
+SMTP_TIMEOUT = 30.0
+# Notification kinds and the profile preference that turns them off (List-Unsubscribe).
+PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
+               "deadline": "notify_turn", "queue-error": "notify_turn", "result": "notify_results",
+               "report": "notify_results", "invitation": "notify_invites"}
+UNSUBSCRIBE_SALT = "pbem-unsubscribe"
+
+
+class DeliveryError(RuntimeError):
+    """The SMTP server refused or could not be reached; try again later."""
+
+
+def configured(settings: MailSettings | None = None) -> bool:
+    return bool((settings or load()).smtp_host)
+
+
+# ---- the message --------------------------------------------------------------------------------
+
+def message_id(row: OutboxMessage, settings: MailSettings) -> str:
+    seed = f"{row.id}:{row.created_at.isoformat()}:{row.to_address}".encode()
+    return f"<outbox.{row.id}.{hashlib.sha256(seed).hexdigest()[:16]}@{settings.domain}>"
+
+
+def unsubscribe_token(settings: MailSettings, user_id: int, preference: str) -> str:
+    return URLSafeSerializer(settings.secret_key, salt=UNSUBSCRIBE_SALT).dumps([user_id, preference])
+
+
+def read_unsubscribe_token(settings: MailSettings, token: str) -> tuple[int, str] | None:
+    try:
+        user_id, preference = URLSafeSerializer(settings.secret_key, salt=UNSUBSCRIBE_SALT).loads(token)
+    except (BadSignature, ValueError, TypeError):
+        return None
+    if not isinstance(user_id, int) or preference not in set(PREFERENCES.values()):
+        return None
+    return user_id, preference
+
+
+def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
+          settings: MailSettings) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = settings.sender
+    message["To"] = row.to_address
+    message["Subject"] = row.subject
+    message["Date"] = format_datetime(row.created_at)
+    message["Message-ID"] = message_id(row, settings)
+    message["X-Loop"] = settings.loop_marker
+    headers = dict((extra.headers or {}) if extra is not None else {})
+    message["Auto-Submitted"] = headers.pop("Auto-Submitted", "auto-generated")
+    if extra is not None and extra.reply_to:
+        message["Reply-To"] = extra.reply_to
+    preference = PREFERENCES.get(row.kind)
+    if preference is not None:
+        user_id = session.scalar(select(EmailAddress.user_id).where(EmailAddress.address == row.to_address.lower()))
+        if user_id is not None:
+            link = f"{settings.base_url}/mail/unsubscribe/{unsubscribe_token(settings, user_id, preference)}"
+            message["List-Unsubscribe"] = f"<{link}>"
+            message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    for name, value in headers.items():
+        if name.lower() not in ("from", "to", "subject", "date", "message-id", "x-loop", "reply-to"):
+            message[name] = value
+    message.set_content(row.body)
+    return message
+
+
+# ---- sending --------------------------------------------------------------------------------------
+
+def _claim(session: Session, outbox_id: int) -> OutboxMessage | None:
+    """Take the lease on a row that is not sent yet (committed); None if sent or busy."""
+    row = session.get(OutboxMessage, outbox_id, populate_existing=True)
+    if row is None or row.sent_at is not None:
+        session.rollback()
+        return None
+    if session.get(MailDelivery, outbox_id) is None:
+        session.add(MailDelivery(outbox_id=outbox_id, attempts=0))
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()  # another sender made it meanwhile
+    moment = now()
+    taken = session.execute(
+        update(MailDelivery).where(MailDelivery.outbox_id == outbox_id,
+                                   (MailDelivery.claimed_at.is_(None)) | (MailDelivery.claimed_at < moment - LEASE))
+        .values(claimed_at=moment, attempts=MailDelivery.attempts + 1)
+        .execution_options(synchronize_session=False))
+    if taken.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return None
+    session.commit()
+    row = session.get(OutboxMessage, outbox_id, populate_existing=True)
+    if row is None or row.sent_at is not None:
+        return None
+    return row
+
+
+def _smtp(settings: MailSettings) -> smtplib.SMTP:
+    assert settings.smtp_host
+    if settings.smtp_tls == "ssl":
+        client: smtplib.SMTP = smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port, timeout=SMTP_TIMEOUT,
+                                                context=ssl.create_default_context())
+    else:
+        client = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SMTP_TIMEOUT)
+        if settings.smtp_tls == "starttls":
+            client.starttls(context=ssl.create_default_context())
+    if settings.smtp_user:
+        client.login(settings.smtp_user, settings.smtp_password or "")
+    return client
+
+
+def deliver(session: Session, outbox_id: int, settings: MailSettings | None = None) -> str:
+    """Send one outbox row: "sent", "already" (sent before, or another sender holds it) or
+    "unconfigured" (no SMTP: it stays in the outbox).  Raises DeliveryError to be retried."""
+    settings = settings or load()
+    if not settings.smtp_host:
+        return "unconfigured"
+    row = _claim(session, outbox_id)
+    if row is None:
+        return "already"
+    extra = session.get(MailDelivery, outbox_id)
+    message = build(session, row, extra, settings)
+    session.rollback()  # no transaction held open across the network
+    try:
+        with _smtp(settings) as client:
+            client.send_message(message, from_addr=settings.sender_address, to_addrs=[row.to_address])
+    except (smtplib.SMTPException, OSError) as error:
+        session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id)
+                        .values(claimed_at=None, last_error=f"{type(error).__name__}: {error}"[:1000]))
+        session.commit()
+        raise DeliveryError(f"outbox {outbox_id}: {error}") from error
+    session.execute(update(OutboxMessage).where(OutboxMessage.id == outbox_id, OutboxMessage.sent_at.is_(None))
+                    .values(sent_at=now()).execution_options(synchronize_session=False))
+    session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id).values(last_error=None))
+    session.commit()
+    return "sent"
+
+
+def unsent(session: Session, limit: int = 100) -> list[int]:
+    return list(session.scalars(select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None))
+                                .order_by(OutboxMessage.id).limit(limit)))
+
+
+def lost(session: Session, older_than: timedelta = timedelta(minutes=2), limit: int = 100) -> list[int]:
+    """Unsent rows no delivery ever tried (their task was lost): for the sweep.  Rows with
+    attempts belong to a task that retries them with backoff."""
+    tried = select(MailDelivery.outbox_id).where(MailDelivery.attempts > 0)
+    return list(session.scalars(select(OutboxMessage.id).where(
+        OutboxMessage.sent_at.is_(None), OutboxMessage.created_at < now() - older_than,
+        OutboxMessage.id.not_in(tried)).order_by(OutboxMessage.id).limit(limit)))
+
+
+def deliver_pending(session: Session, settings: MailSettings | None = None, limit: int = 100) -> dict[str, int]:
+    """Send every unsent row (oldest first), as far as SMTP lets us; counts by outcome."""
+    settings = settings or load()
+    counts: dict[str, int] = {}
+    if not settings.smtp_host:
+        return counts
+    for outbox_id in unsent(session, limit):
+        try:
+            outcome = deliver(session, outbox_id, settings)
+        except DeliveryError:
+            log.warning("delivery of outbox %s failed; it stays queued", outbox_id, exc_info=True)
+            outcome = "failed"
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
+    """Once the session commits: queue `pbem.deliver_mail` for the row, or (no worker)
+    deliver it at once in a session of its own.  Nothing without SMTP."""
+    try:
+        settings = load()
+    except RuntimeError:
+        return
+    if not settings.smtp_host:
+        return
+    from pbem.services.queue import after_commit
+
+    if isinstance(session, scoped_session):
+        session = session()
+    bind = session.get_bind()
+    app = _current_app()
+
+    def outbox_id() -> int | None:
+        identity = inspect(message).identity
+        return identity[0] if identity else None
+
+    if settings.mode == "queue":
+        def queue() -> None:
+            ident = outbox_id()
+            if ident is not None:
+                send_delivery(ident, app=app)
+        after_commit(session, queue)
+        return
+
+    def now_inline() -> None:
+        ident = outbox_id()
+        if ident is None:
+            return
+        with Session(bind) as own:
+            try:
+                deliver(own, ident, settings)
+            except DeliveryError:
+                log.warning("delivery of outbox %s failed; it stays queued", ident, exc_info=True)
+    after_commit(session, now_inline)
+
+
+def _current_app() -> Any:
+    from flask import current_app, has_app_context
+    return current_app._get_current_object() if has_app_context() else None  # type: ignore[attr-defined]
+
+
+def send_delivery(outbox_id: int, *, app: Any = None, countdown: float | None = None) -> None:
+    """Send the task `pbem.deliver_mail(outbox_id)`; a broker that is down loses nothing (the
+    row stays unsent and the sweep `pbem.deliver_outbox` finds it)."""
+    try:
+        from pbem.services.queue import QUEUE, producer
+        producer(app).send_task(DELIVER_TASK, args=[outbox_id], countdown=countdown, queue=QUEUE)
+    except Exception:  # noqa: BLE001
+        log.exception("could not queue the delivery of outbox %s; the sweep will", outbox_id)
+
+
+# ---- unsubscribing ---------------------------------------------------------------------------------
+
+def unsubscribe(session: Session, settings: MailSettings, token: str) -> str | None:
+    """Turn off the preference named by a signed List-Unsubscribe token; which one, or None."""
+    found = read_unsubscribe_token(settings, token)
+    if found is None:
+        return None
+    user = session.get(User, found[0])
+    if user is None:
+        return None
+    setattr(user, found[1], False)
+    session.commit()
+    return found[1]

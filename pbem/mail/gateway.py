@@ -1,0 +1,485 @@
+"""The email gateway: every inbound channel (SMTP, webhook, IMAP) ends here.
+
+    receive(session, raw, channel=..., envelope_from=..., envelope_to=...) -> id
+        stores the raw message and commits, nothing else: only then may the channel
+        acknowledge it (SMTP 250, webhook 200).  Nothing acknowledged is ever lost.
+    process(session, id) -> status
+        reads it once (idempotent): parse -> drop automated mail -> rate limit -> token ->
+        From must be a confirmed address of the seat's player -> DMARC -> de-duplication ->
+        commands and orders through the application layer -> one reply in the outbox.
+
+Orders go through `pbem.services.play.submit_orders`, the one order path: all order lines of
+a mail are one submission, carried out entirely or not at all.  Mail that must never be
+answered (auto-replies, bounces, lists, loops) and replays get no reply; unknown senders get
+at most one short reply per address and day.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any, Callable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from pbem.mail import commands as cmd
+from pbem.mail import render
+from pbem.mail.extract import OrderTextError, order_lines
+from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, parse_message
+from pbem.mail.models import InboundMessage, SeatToken
+from pbem.mail.outbox import send_mail
+from pbem.mail.settings import MailSettings, load
+from pbem.mail.tokens import new_token, reply_address
+from pbem.models import EmailAddress, Game, OutboxMessage, PendingOrder, Seat, User, now
+from pbem.services.errors import ServiceError
+from pbem.services.locking import lock_game
+from pbem.services.state import game_state
+
+log = logging.getLogger(__name__)
+
+CHANNELS = ("smtp", "webhook", "imap")
+PROCESS_LEASE = timedelta(minutes=5)  # a processor that died frees the message after this
+UNKNOWN_REPLY_EVERY = timedelta(days=1)
+REPLY_KIND, UNKNOWN_KIND = "reply", "mail-unknown"
+INDENT = "    "
+
+
+# ---- reply addresses --------------------------------------------------------------------------
+
+def seat_token(session: Session, game_id: int, tribe: str) -> str:
+    """The seat's live reply token, made on first use (the caller commits)."""
+    token = session.scalar(select(SeatToken.token).where(
+        SeatToken.game_id == game_id, SeatToken.seat == tribe, SeatToken.revoked_at.is_(None))
+        .order_by(SeatToken.id.desc()).limit(1))
+    if token is None:
+        token = new_token()
+        session.add(SeatToken(token=token, game_id=game_id, seat=tribe))
+        session.flush()
+    return token
+
+
+def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | None = None) -> str:
+    """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
+    assert seat.tribe is not None, "seats get a tribe when the game starts"
+    return reply_address(seat_token(session, seat.game_id, seat.tribe), domain=(settings or load()).domain)
+
+
+def replace_token(session: Session, game_id: int, tribe: str) -> str:
+    """Revoke the seat's token (leaked address) and make a new one; commits."""
+    session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == tribe,
+                                            SeatToken.revoked_at.is_(None)).values(revoked_at=now()))
+    token = seat_token(session, game_id, tribe)
+    session.commit()
+    return token
+
+
+# ---- receiving ----------------------------------------------------------------------------------
+
+def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | None = None,
+            envelope_to: list[str] | tuple[str, ...] | None = None) -> int:
+    """Store a raw message durably and return its id.  Raise MailRejected("too_large") for one
+    over MAX_BYTES (the channel refuses it: SMTP 552, webhook 413).
+
+    `envelope_from`: SMTP MAIL FROM ("" for the null sender), None when unknown (IMAP);
+    `envelope_to`: RCPT TO, None when unknown (then the headers name the recipients)."""
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}")
+    if len(raw) > MAX_BYTES:
+        raise MailRejected("too_large", f"{len(raw)} bytes, at most {MAX_BYTES}")
+    row = InboundMessage(channel=channel, received_at=now(), raw=bytes(raw), size=len(raw),
+                         envelope_from=None if envelope_from is None else envelope_from[:256],
+                         envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
+                         status=InboundMessage.STORED)
+    session.add(row)
+    session.commit()
+    return row.id
+
+
+def pending(session: Session, limit: int = 100) -> list[int]:
+    """Stored messages nobody processed (a crash, a lost task), oldest first."""
+    stale = now() - PROCESS_LEASE
+    return list(session.scalars(select(InboundMessage.id).where(
+        InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < stale))
+        .order_by(InboundMessage.id).limit(limit)))
+
+
+def process_pending(session: Session, settings: MailSettings | None = None, limit: int = 100) -> list[str]:
+    return [process(session, inbound_id, settings) for inbound_id in pending(session, limit)]
+
+
+# ---- processing -----------------------------------------------------------------------------------
+
+@dataclass
+class _Context:
+    row: InboundMessage
+    mail: InboundMail
+    settings: MailSettings
+    game: Game
+    seat: Seat
+    user: User
+    done: list[str] = field(default_factory=list)  # reply sections of what was carried out
+
+
+def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
+    """Read a stored message once and act on it; its final status.  Safe to call twice."""
+    settings = settings or load()
+    moment = now()
+    taken = session.execute(update(InboundMessage).where(
+        InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE))
+        .values(processed_at=moment).execution_options(synchronize_session=False))
+    session.commit()
+    row = session.get(InboundMessage, inbound_id, populate_existing=True)
+    if row is None:
+        return "missing"
+    if taken.rowcount != 1:  # type: ignore[attr-defined]
+        return row.status
+    try:
+        return _process(session, row, settings)
+    except Exception:
+        session.rollback()
+        log.exception("processing inbound mail %s failed; it goes to review", inbound_id)
+        _finish(session, session.get(InboundMessage, inbound_id), InboundMessage.REVIEW, "error")
+        return InboundMessage.REVIEW
+
+
+def _finish(session: Session, row: InboundMessage | None, status: str, reason: str | None = None,
+            **fields: Any) -> str:
+    if row is None:
+        return status
+    row.status, row.reason, row.processed_at = status, reason, now()
+    for name, value in fields.items():
+        setattr(row, name, value)
+    session.commit()
+    return status
+
+
+def _process(session: Session, row: InboundMessage, settings: MailSettings) -> str:
+    try:
+        mail = parse_message(row.raw, config=settings.mail_config(),
+                             envelope_to=row.recipients if row.envelope_to is not None else None,
+                             envelope_from=row.envelope_from)
+    except MailRejected as error:
+        return _finish(session, row, InboundMessage.REJECTED, error.reason)
+    sender = mail.from_address.lower()
+    row.from_address, row.message_id, row.digest = sender[:254], mail.message_id[:255], content_key(mail)
+    if mail.automated:  # never answered: auto-replies, bounces, lists, loops
+        reason = ("loop" if mail.loop else "bounce" if mail.bounce else "auto-submitted" if mail.auto_submitted
+                  else "bulk")
+        return _finish(session, row, InboundMessage.IGNORED, reason)
+    recent = session.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.from_address == sender, InboundMessage.id != row.id,
+        InboundMessage.received_at > row.received_at - timedelta(hours=1)))
+    if recent >= settings.rate_per_hour:
+        return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
+
+    token = mail.token
+    found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
+        if token else None
+    if found is None:
+        _unknown_sender(session, mail, settings)
+        return _finish(session, row, InboundMessage.REJECTED, "no_token" if not mail.tokens else "unknown_token")
+    game = session.get(Game, found.game_id)
+    seat = next((s for s in game.seats if s.tribe == found.seat), None) if game is not None else None
+    user = seat.user if seat is not None else None
+    if game is None or seat is None or user is None or not _confirmed(session, user, sender):
+        _unknown_sender(session, mail, settings)
+        return _finish(session, row, InboundMessage.REJECTED, "from_mismatch",
+                       game_id=found.game_id, seat=found.seat)
+    row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
+    if mail.dmarc == "fail":  # a trusted server says the From is forged: a person looks at it
+        return _finish(session, row, InboundMessage.REVIEW, "dmarc_fail")
+
+    # Claims are made under the game's lock, so replays racing each other are serialized:
+    # the first claims the Message-ID (and its digest counts from then on), the others see it.
+    lock_game(session, game.id)
+    key = f"{sender} {mail.message_id}"[:510]
+    if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key)) is not None:
+        return _finish(session, row, InboundMessage.IGNORED, "duplicate_message_id")
+    window = row.received_at - timedelta(hours=settings.dedup_hours)
+    if session.scalar(select(InboundMessage.id).where(
+            InboundMessage.digest == row.digest, InboundMessage.id != row.id,
+            InboundMessage.dedup_key.is_not(None), InboundMessage.received_at > window).limit(1)):
+        return _finish(session, row, InboundMessage.IGNORED, "duplicate_content")
+    row.dedup_key = key
+    try:
+        session.commit()  # the claim stands even if the orders are refused (a replay stays a replay)
+    except IntegrityError:
+        session.rollback()
+        return _finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED,
+                       "duplicate_message_id")
+    context = _Context(row, mail, settings, game, seat, user)
+    reason = _act(session, context)
+    return _finish(session, session.get(InboundMessage, row.id), InboundMessage.PROCESSED, reason)
+
+
+def content_key(mail: InboundMail) -> str:
+    """What makes two mails the same mail whatever their Message-ID: sender, seat and body
+    (the core's digest) and the Date header as written.  A relay or an attacker re-sending
+    a mail under a new Message-ID keeps both; a player who writes "place 5" again in a later
+    turn writes a new mail, with a new Date."""
+    return hashlib.sha256(f"{mail.digest}\n{mail.date_header or ''}".encode("utf-8")).hexdigest()
+
+
+def _confirmed(session: Session, user: User, sender: str) -> bool:
+    from pbem.services.accounts import normalize_address
+    try:
+        address = normalize_address(sender)
+    except ServiceError:
+        return False
+    return session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == user.id,
+                                                        EmailAddress.address == address)) is not None
+
+
+def _unknown_sender(session: Session, mail: InboundMail, settings: MailSettings) -> None:
+    """At most one short answer per address and day; it says nothing about any game."""
+    address = mail.from_address
+    since = now() - UNKNOWN_REPLY_EVERY
+    if session.scalar(select(OutboxMessage.id).where(OutboxMessage.to_address == address,
+                                                     OutboxMessage.kind == UNKNOWN_KIND,
+                                                     OutboxMessage.created_at > since).limit(1)):
+        return
+    send_mail(session, address, _re(mail.subject or "your mail to pbem"),
+              "Your mail could not be taken as orders: it was not sent to a seat's reply address from one of "
+              "that player's confirmed addresses.\n\nReply to a turn mail from pbem from the address your "
+              f"account uses, or play on {settings.base_url}/ (confirm more addresses on your profile).\n\n"
+              "You will not get this answer again today.\n",
+              kind=UNKNOWN_KIND, headers=_reply_headers(mail))
+
+
+def _re(subject: str) -> str:
+    subject = " ".join(subject.split())
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def _reply_headers(mail: InboundMail) -> dict[str, str]:
+    headers = {"Auto-Submitted": "auto-replied"}
+    if not mail.message_id.endswith("@content-id.invalid>"):
+        headers["In-Reply-To"] = headers["References"] = mail.message_id
+    return headers
+
+
+# ---- commands and orders ------------------------------------------------------------------------------
+
+class _Stop(Exception):
+    """A step failed: `lines` and everything after it were not carried out."""
+
+    def __init__(self, line: str, message: str, expected: str = "", lines: list[str] | None = None):
+        super().__init__(message)
+        self.line, self.message, self.expected = line, message, expected
+        self.lines = lines if lines is not None else [line]
+
+
+@dataclass
+class _Step:
+    lines: list[str]
+    run: Callable[[], str]
+
+
+def _act(session: Session, c: _Context) -> str:
+    """Carry out the mail's commands and orders and queue the reply; the reason to record."""
+    try:
+        lines = order_lines(c.mail.text)
+    except OrderTextError as error:
+        _reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
+        return "text_error"
+    if not lines:
+        _reply(session, c, "No orders or commands were found in your mail.\n\n" + render.help_text(
+            c.game, _view(session, c)))
+        return "empty"
+    parsed = cmd.split_commands(lines)
+    invalid = next((p for p in parsed if isinstance(p, cmd.Invalid)), None)
+    if invalid is not None:
+        _reply(session, c, _error_text([], _Stop(invalid.line, f"'{invalid.line}' is not a valid command",
+                                                 invalid.expected), lines, c))
+        return "command_error"
+    steps = _plan(session, c, parsed)
+    done: list[str] = []
+    for index, step in enumerate(steps):
+        try:
+            done.append(step.run())
+        except _Stop as stop:
+            rest = stop.lines + [line for later in steps[index + 1:] for line in later.lines]
+            _reply(session, c, _error_text(done, stop, rest, c))
+            return "order_error" if not done else "partial"
+        except ServiceError as error:
+            session.rollback()
+            stop = _Stop(step.lines[0], error.message, getattr(error, "expected", ""), step.lines)
+            rest = stop.lines + [line for later in steps[index + 1:] for line in later.lines]
+            _reply(session, c, _error_text(done, stop, rest, c))
+            return "order_error" if not done else "partial"
+    _reply(session, c, "\n\n".join(done))
+    return "ok"
+
+
+def _plan(session: Session, c: _Context, parsed: list[cmd.Command]) -> list[_Step]:
+    """Orders first (one submission), then the commands in the order written; order lines
+    after QUEUE are turns to queue."""
+    orders: list[str] = []
+    steps: list[_Step] = []
+    queue_step: list[str] | None = None
+    for item in parsed:
+        if isinstance(item, cmd.OrderLine):
+            if queue_step is not None:
+                queue_step.append(item.line)
+            else:
+                orders.append(item.line)
+            continue
+        if isinstance(item, cmd.Queue):
+            queue_step = [item.line]
+            turns = queue_step
+            steps.append(_Step(turns, lambda turns=turns: _queue(session, c, turns)))
+        else:
+            steps.append(_Step([item.line], lambda item=item: _command(session, c, item)))
+    if orders:
+        steps.insert(0, _Step(orders, lambda: _submit(session, c, orders)))
+    return steps
+
+
+def _view(session: Session, c: _Context) -> dict[str, Any] | None:
+    game = session.get(Game, c.game.id, populate_existing=True)
+    if game is None or game.status not in (Game.ACTIVE, Game.FINISHED):
+        return None
+    return game_state(session, game).view(c.seat.tribe)
+
+
+def _submit(session: Session, c: _Context, lines: list[str]) -> str:
+    from pbem.services.errors import OrderRejected
+    from pbem.services.play import submit_orders
+
+    seat = session.get(Seat, c.seat.id)
+    try:
+        receipt = submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id)
+    except OrderRejected as error:
+        if error.line:
+            message = str(error).split(f"'{error.line}': ", 1)[-1]
+            raise _Stop(error.line, message, error.expected, lines) from None
+        raise _Stop(lines[0], error.message, "", lines) from None
+    game = session.get(Game, c.game.id, populate_existing=True)
+    view = game_state(session, game).view(c.seat.tribe) if game is not None else {}
+    text = (f"Accepted for {render._who(game, c.seat.tribe)} in game {game.id} "
+            f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in receipt.orders))
+    if receipt.pending:
+        text += ("\n\nWaiting to be applied (until then you may replace them by sending new orders):\n"
+                 + "\n".join(INDENT + o for o in receipt.pending))
+    if game.status == Game.FINISHED:
+        text += "\n\nThe game is over."
+    else:
+        waiting = [f"{'you' if d['seat'] == c.seat.tribe else render._who(game, d['seat'])} "
+                   f"({render.WHAT.get(d['kind'], d['kind'])})" for d in view.get("decisions", [])]
+        if waiting:
+            text += "\n\nWaiting for: " + ", ".join(waiting) + "."
+    return text
+
+
+def _queue(session: Session, c: _Context, lines: list[str]) -> str:
+    try:
+        from pbem.services import turn_queue
+    except ImportError:
+        return "QUEUE: queued turns are not available yet."
+    turns = lines[1:]
+    if turns:
+        queued = turn_queue.queue_turns(session, c.game.id, c.user, "\n".join(turns), channel="email")
+    else:
+        queued = turn_queue.list_queue(session, c.game.id, c.user)
+    if not queued:
+        return "You have no queued turns."
+    return "Your queued turns:\n" + "\n".join(f"{INDENT}{n}. {t}" for n, t in enumerate(queued, start=1))
+
+
+def _command(session: Session, c: _Context, item: cmd.Command) -> str:
+    game = session.get(Game, c.game.id, populate_existing=True)
+    assert game is not None
+    if isinstance(item, cmd.Help):
+        return render.help_text(game, _view(session, c))
+    if isinstance(item, (cmd.Status, cmd.Board, cmd.Hand, cmd.History)):
+        state = game_state(session, game)
+        view = state.view(c.seat.tribe)
+        if isinstance(item, cmd.Status):
+            mine = list(session.scalars(select(PendingOrder.text).where(
+                PendingOrder.game_id == game.id, PendingOrder.seat == c.seat.tribe).order_by(PendingOrder.id)))
+            return render.status(game, view, c.user, mine)
+        if isinstance(item, cmd.Board):
+            return render.board(game, state, view)
+        if isinstance(item, cmd.Hand):
+            return render.hand(view)
+        return render.history(game, state, view)
+    if isinstance(item, cmd.Cancel):
+        try:
+            from pbem.services import turn_queue
+        except ImportError:
+            return "CANCEL: queued turns are not available yet."
+        left = turn_queue.cancel_queued(session, game.id, c.user, item.number)
+        what = "All queued turns cancelled." if item.number is None else f"Queued turn {item.number} cancelled."
+        return what + (" Still queued: " + "; ".join(left) + "." if left else "")
+    if isinstance(item, cmd.Vacation):
+        return _vacation(session, c, item)
+    if isinstance(item, cmd.Resign):
+        if not item.confirmed:
+            return ("RESIGN: to give up your seat for the rest of the game (a bot plays it), send "
+                    "RESIGN CONFIRM. This cannot be undone.")
+        from pbem.services.resign import resign_seat
+        seat = resign_seat(session, game.id, session.get(User, c.user.id), now())
+        return (f"You resigned from {game.title}: the {seat.bot} bot plays {seat.tribe} from now on. "
+                "This address no longer takes orders for it.")
+    raise AssertionError(f"unhandled command {item!r}")
+
+
+def _vacation(session: Session, c: _Context, item: cmd.Vacation) -> str:
+    try:
+        from pbem.services import vacations
+    except ImportError:
+        return "VACATION: vacations are not available yet."
+    user = session.get(User, c.user.id)
+    moment = now()
+    if item.start is None:
+        ended = vacations.end_vacations(session, user, moment)
+        return "VACATION OFF: " + ("welcome back." if ended else "you had no vacation declared.")
+    assert item.end is not None
+    vacations.declare_vacation_dates(session, user, item.start, item.end, moment)
+    return f"Vacation noted: from {_day(item.start)} to {_day(item.end)} (both included, in your time zone)."
+
+
+def _day(day: date) -> str:
+    return day.isoformat()
+
+
+def _error_text(done: list[str], stop: _Stop, rest: list[str], c: _Context) -> str:
+    parts = list(done)
+    number = _line_number(c, stop.line)
+    where = f"line {number}" if number else "a line"
+    head = "Nothing was carried out" if not done else "The rest was not carried out"
+    body = f"{head}: {where} could not be carried out.\n\n{INDENT}> {stop.line}\n"
+    if stop.expected and "expected" not in stop.message:
+        body += f"{INDENT}{stop.message}; expected {stop.expected}\n"
+    else:
+        body += f"{INDENT}{stop.message}\n"
+    parts.append(body.rstrip())
+    if rest:
+        parts.append("Not processed:\n" + "\n".join(INDENT + line for line in rest))
+    parts.append("Send HELP for the commands and the orders expected from you now.")
+    return "\n\n".join(parts)
+
+
+def _line_number(c: _Context, line: str) -> int | None:
+    try:
+        lines = order_lines(c.mail.text)
+    except OrderTextError:
+        return None
+    return next((n for n, text in enumerate(lines, start=1) if text.strip() == line.strip()), None)
+
+
+def _reply(session: Session, c: _Context, text: str) -> None:
+    game = session.get(Game, c.game.id)
+    seat = session.get(Seat, c.seat.id)
+    reply_to = None
+    if seat is not None and seat.user_id == c.user.id and seat.tribe:
+        reply_to = seat_reply_address(session, seat, c.settings)
+    subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
+    send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", kind=REPLY_KIND,
+              reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}")
+    # Committed by _finish, together with the message's final status.

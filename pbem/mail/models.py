@@ -1,0 +1,95 @@
+"""The email gateway's tables (migration 0003): reply tokens per seat, every inbound message
+as received, and delivery bookkeeping for the outbox.
+
+Kept apart from pbem/models.py; whatever needs the full metadata (the app factory, Alembic's
+env.py) imports this module too.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from pbem.extensions import db
+from pbem.models import EMAIL_MAX, OutboxMessage, UTCDateTime, now
+
+TOKEN_MAX = 32  # tokens are 26 characters (pbem.mail.tokens)
+RECIPIENTS_MAX = 2000
+REASON_MAX = 200
+MESSAGE_ID_MAX = 255
+
+
+class SeatToken(db.Model):
+    """The credential in a seat's reply address `orders+<token>@<domain>`.  One live token per
+    seat; replacing it (a leaked address) revokes the old one."""
+
+    __tablename__ = "seat_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))  # the tribe
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (Index("ix_seat_tokens_game_seat", "game_id", "seat"),)
+
+
+class InboundMessage(db.Model):
+    """One inbound mail, stored raw before it is acknowledged (SMTP 250, webhook 200), then
+    processed once.  `received_at` (server time) is the order of arrival; the sender's
+    Date header is never used for that.
+
+    status: stored (not processed yet) -> processed | ignored | rejected | review.
+    `dedup_key` ("<from> <message-id>") is set on the one message that claimed it: a replay
+    of the same Message-ID from the same sender cannot claim it again.
+    """
+
+    __tablename__ = "inbound_mail"
+
+    STORED, PROCESSED, IGNORED, REJECTED, REVIEW = "stored", "processed", "ignored", "rejected", "review"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, index=True)
+    channel: Mapped[str] = mapped_column(String(8))  # smtp, webhook, imap
+    envelope_from: Mapped[str | None] = mapped_column(String(EMAIL_MAX + 2))
+    envelope_to: Mapped[str | None] = mapped_column(String(RECIPIENTS_MAX))  # comma-separated
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(String(10), default=STORED, index=True)
+    reason: Mapped[str | None] = mapped_column(String(REASON_MAX))
+    from_address: Mapped[str | None] = mapped_column(String(EMAIL_MAX))
+    message_id: Mapped[str | None] = mapped_column(String(MESSAGE_ID_MAX))
+    digest: Mapped[str | None] = mapped_column(String(64))
+    dedup_key: Mapped[str | None] = mapped_column(String(EMAIL_MAX + MESSAGE_ID_MAX + 1), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    seat: Mapped[str | None] = mapped_column(String(16))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (Index("ix_inbound_mail_from_received", "from_address", "received_at"),
+                      Index("ix_inbound_mail_digest", "digest"))
+
+    @property
+    def recipients(self) -> list[str]:
+        return [a for a in (self.envelope_to or "").split(",") if a]
+
+
+class MailDelivery(db.Model):
+    """Delivery of one outbox row: extra headers, the idempotency key of the notification it
+    carries (game, event, seat), and the SMTP attempts.  `claimed_at` is a lease: one
+    sender at a time, and `outbox.sent_at` says it went out (never sent twice)."""
+
+    __tablename__ = "mail_delivery"
+
+    outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    reply_to: Mapped[str | None] = mapped_column(String(EMAIL_MAX))
+    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    attempts: Mapped[int] = mapped_column(default=0)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+    message: Mapped[OutboxMessage] = relationship()

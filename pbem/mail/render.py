@@ -1,0 +1,135 @@
+"""Plain-text answers to the mail commands, each built from the reader seat's view only
+(`state.view(seat)`), never from the full state."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pbem.describe import card_title, describe_all
+from pbem.mail.commands import COMMANDS
+from pbem.models import Game, User
+from pbem.services.notify import WHAT
+from pbem.services.schedule import when
+
+HISTORY_LINES = 30
+
+# What each kind of decision is answered with (docs/orders.md).
+SYNTAX = {
+    "power": "card N (one of your power cards)",
+    "turn": "place T, optionally with 'eagle T' and 'move A to B'",
+    "conflict": "battle T, coexist T, tlatoani T battle|coexist, or tie T, one per territory",
+    "reaction": "sacred T or accept T",
+    "scoring": "score, optionally with 'wild TYPE', 'blessing GOD', 'rafts A and B'",
+}
+
+HELP = """Commands (any case, one per line, several per mail):
+  HELP                 this list
+  STATUS               what the game waits for, and the deadline
+  BOARD                the board as your seat sees it
+  HAND                 your cards
+  HISTORY              what happened lately
+  QUEUE                your queued development turns; QUEUE followed by turns (one per line)
+                       replaces the queue with them
+  CANCEL, CANCEL 2     cancel all queued turns, or queued turn number 2
+  VACATION 2026-12-20 2027-01-03, VACATION OFF
+  RESIGN               asks for confirmation; RESIGN CONFIRM hands your seat to a bot
+Any other line is a game order (docs: orders); all orders of one mail are checked together:
+all are carried out, or none.  Write END on a line to stop reading there."""
+
+assert all(name in HELP for name in COMMANDS)
+
+
+def names_of(game: Game) -> dict[str, str]:
+    return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
+
+
+def territories_of(state: Any) -> dict[int, str]:
+    return {t.id: t.name for t in state.board.territories}
+
+
+def _who(game: Game, tribe: str) -> str:
+    name = names_of(game).get(tribe)
+    return f"{name} ({tribe})" if name and name != tribe else tribe
+
+
+def heading(game: Game, view: dict[str, Any]) -> str:
+    return f"{game.title} (game {game.id}), age {view.get('age')}, {view.get('phase')}"
+
+
+def expected(game: Game, view: dict[str, Any]) -> str:
+    mine = (view.get("me") or {}).get("decisions") or []
+    if not mine:
+        return "Nothing is asked of you now."
+    kinds = list(dict.fromkeys(d["kind"] for d in mine))
+    return "You are asked to " + "; ".join(
+        f"{WHAT.get(kind, kind)}: {SYNTAX.get(kind, 'see the orders page')}" for kind in kinds) + "."
+
+
+def status(game: Game, view: dict[str, Any], user: User | None, pending: list[str]) -> str:
+    lines = [heading(game, view) + "."]
+    if game.status == Game.FINISHED:
+        result = view.get("result") or {}
+        winner = result.get("winner")
+        lines.append(f"The game is over{': ' + _who(game, winner) + ' wins' if winner else ''}.")
+        return "\n".join(lines)
+    waiting = [f"{_who(game, d['seat'])} ({WHAT.get(d['kind'], d['kind'])})" for d in view.get("decisions", [])]
+    lines.append("Waiting for: " + (", ".join(waiting) if waiting else "nobody") + ".")
+    lines.append(expected(game, view))
+    if pending:
+        lines.append("Your orders waiting: " + "; ".join(pending) + ".")
+    deadline: datetime | None = getattr(game, "deadline_at", None)
+    lines.append(f"Deadline: {when(deadline, user)}." if deadline else "Deadline: none set.")
+    return "\n".join(lines)
+
+
+def board(game: Game, state: Any, view: dict[str, Any]) -> str:
+    lines = [f"Board of {heading(game, view)}:"]
+    pawns = view.get("pawns", {})
+    for t in state.board.territories:
+        here = pawns.get(str(t.id), {})
+        if not here:
+            continue
+        who = ", ".join(f"{people} {count}" for people, count in sorted(here.items()))
+        lines.append(f"  {t.id:>2} {t.name} ({t.type}): {who}{'  [shared]' if len(here) > 1 else ''}")
+    if len(lines) == 1:
+        lines.append("  no pawns on the board yet")
+    empty = [str(t.id) for t in state.board.territories if not pawns.get(str(t.id))]
+    if empty:
+        lines.append("  empty: " + " ".join(empty))
+    lines.append("Score track: " + ", ".join(
+        f"{_who(game, s['seat'])} {s['score']}" for s in view.get("seats", [])) + ".")
+    lines.append("Pawns: " + "; ".join(
+        f"{p['people']} {p['to_place']} to place, {p['reserve']} in reserve, {p['removed']} removed"
+        for p in view.get("peoples", [])) + ".")
+    played = [f"{_who(game, s['seat'])} {s['power_card']}" for s in view.get("seats", []) if s.get("power_card")]
+    if played:
+        lines.append("Power cards this age: " + ", ".join(played) + ".")
+    return "\n".join(lines)
+
+
+def hand(view: dict[str, Any]) -> str:
+    me = view.get("me") or {}
+    cards = me.get("hand") or []
+    lines = ["Your prosperity cards: " + (", ".join(card_title(c) for c in cards) if cards else "none") + "."]
+    if me.get("power_card") is not None:
+        lines.append(f"Your power card this age: {me['power_card']}.")
+    if me.get("power_left"):
+        lines.append("Power cards left in your hand: " + ", ".join(str(c) for c in me["power_left"]) + ".")
+    return "\n".join(lines)
+
+
+def history(game: Game, state: Any, view: dict[str, Any], limit: int = HISTORY_LINES) -> str:
+    events = describe_all(view.get("events", []), names_of(game), territories_of(state))
+    if not events:
+        return "Nothing has happened yet."
+    shown = events[-limit:]
+    head = f"The last {len(shown)} of {len(events)} events:" if len(events) > limit else "What happened:"
+    return head + "\n" + "\n".join(f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}"
+                                   for e in shown)
+
+
+def help_text(game: Game | None, view: dict[str, Any] | None) -> str:
+    text = HELP
+    if game is not None and view is not None:
+        text += "\n\n" + expected(game, view)
+    return text

@@ -1,0 +1,110 @@
+"""The email gateway's settings: the Flask app's configuration wins, else the environment.
+
+(Read here rather than in pbem/config.py so the gateway's switches live with the gateway;
+`create_app({...})` overrides reach them the same way.)  The variables are listed in
+docs/email.md.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping
+from urllib.parse import urlsplit
+
+from flask import current_app, has_app_context
+
+from pbem.mail.inbound import MailConfig
+
+MODES = ("inline", "queue")
+TLS_MODES = ("off", "starttls", "ssl")
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    domain: str
+    sender: str  # From of everything we send, "pbem <noreply@domain>"
+    loop_marker: str  # our X-Loop value
+    trusted_authserv_ids: frozenset[str]
+    base_url: str
+    secret_key: str
+    mode: str  # inline: the gateway processes and delivers itself; queue: Celery tasks do
+    rate_per_hour: int  # inbound mails per sender address and hour
+    dedup_hours: float  # a re-sent body (new Message-ID) within this window is a replay
+    smtp_host: str | None
+    smtp_port: int
+    smtp_tls: str
+    smtp_user: str | None
+    smtp_password: str | None
+    smtpd_host: str
+    smtpd_port: int
+    webhook_secret: str | None
+    imap_host: str | None
+    imap_port: int
+    imap_ssl: bool
+    imap_user: str | None
+    imap_password: str | None
+    imap_folder: str
+
+    @property
+    def sender_address(self) -> str:
+        return self.sender.rpartition("<")[2].rstrip(">").strip() or self.sender
+
+    def mail_config(self) -> MailConfig:
+        return MailConfig(domain=self.domain, trusted_authserv_ids=self.trusted_authserv_ids,
+                          loop_markers=frozenset({self.loop_marker}),
+                          own_addresses=frozenset({self.sender_address.lower()}))
+
+
+def _get(config: Mapping[str, Any], name: str, default: Any = None) -> Any:
+    value = config.get(name)
+    if value is None or value == "":
+        value = os.environ.get(name)
+    return default if value is None or value == "" else value
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def load(config: Mapping[str, Any] | None = None) -> MailSettings:
+    """The settings for an app configuration (default: the current app's, else none)."""
+    if config is None:
+        config = current_app.config if has_app_context() else {}
+    base_url = str(_get(config, "PBEM_BASE_URL", "http://127.0.0.1:5000")).rstrip("/")
+    domain = str(_get(config, "PBEM_MAIL_DOMAIN", urlsplit(base_url).hostname or "localhost")).lower()
+    if domain in ("127.0.0.1", "localhost"):
+        domain = "pbem.localhost"
+    mode = str(_get(config, "PBEM_MAIL_PROCESS", _get(config, "PBEM_ADVANCE", "inline")))
+    if mode not in MODES:
+        raise RuntimeError(f"PBEM_MAIL_PROCESS must be one of {', '.join(MODES)}, not {mode!r}")
+    tls = str(_get(config, "PBEM_SMTP_TLS", "off")).lower()
+    tls = {"1": "starttls", "true": "starttls", "yes": "starttls", "0": "off", "false": "off",
+           "no": "off"}.get(tls, tls)
+    if tls not in TLS_MODES:
+        raise RuntimeError(f"PBEM_SMTP_TLS must be one of {', '.join(TLS_MODES)}, not {tls!r}")
+    trusted = str(_get(config, "PBEM_MAIL_TRUSTED_AUTHSERV", ""))
+    return MailSettings(
+        domain=domain,
+        sender=str(_get(config, "PBEM_MAIL_FROM", f"pbem <noreply@{domain}>")),
+        loop_marker=str(_get(config, "PBEM_MAIL_LOOP_MARKER", f"pbem@{domain}")),
+        trusted_authserv_ids=frozenset(t.strip().lower() for t in trusted.split(",") if t.strip()),
+        base_url=base_url,
+        secret_key=str(_get(config, "SECRET_KEY", "")),
+        mode=mode,
+        rate_per_hour=int(_get(config, "PBEM_MAIL_RATE_PER_HOUR", 120)),
+        dedup_hours=float(_get(config, "PBEM_MAIL_DEDUP_HOURS", 24)),
+        smtp_host=_get(config, "PBEM_SMTP_HOST"),
+        smtp_port=int(_get(config, "PBEM_SMTP_PORT", 465 if tls == "ssl" else 587 if tls == "starttls" else 25)),
+        smtp_tls=tls,
+        smtp_user=_get(config, "PBEM_SMTP_USER"),
+        smtp_password=_get(config, "PBEM_SMTP_PASSWORD"),
+        smtpd_host=str(_get(config, "PBEM_SMTPD_HOST", "127.0.0.1")),
+        smtpd_port=int(_get(config, "PBEM_SMTPD_PORT", 2525)),
+        webhook_secret=_get(config, "PBEM_WEBHOOK_SECRET"),
+        imap_host=_get(config, "PBEM_IMAP_HOST"),
+        imap_port=int(_get(config, "PBEM_IMAP_PORT", 993 if _flag(_get(config, "PBEM_IMAP_SSL", "1")) else 143)),
+        imap_ssl=_flag(_get(config, "PBEM_IMAP_SSL", "1")),
+        imap_user=_get(config, "PBEM_IMAP_USER"),
+        imap_password=_get(config, "PBEM_IMAP_PASSWORD"),
+        imap_folder=str(_get(config, "PBEM_IMAP_FOLDER", "INBOX")),
+    )

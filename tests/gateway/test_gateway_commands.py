@@ -1,0 +1,131 @@
+"""Mail commands, the error reply, the signed webhook and outbound delivery."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gateway_helpers import WEBHOOK_SECRET, body, compose, inbound_rows, send, snapshot
+from pbem.mail.delivery import deliver, unsubscribe_token
+from pbem.mail.gateway import seat_reply_address
+from pbem.mail.outbox import send_mail
+from pbem.mail.settings import load
+from pbem.mail.webhook import signature
+from pbem.models import OutboxMessage, User
+from service_helpers import make_game, make_user
+
+ANA = "ana@example.org"
+
+
+@pytest.fixture
+def table(app: Any, session: Session) -> dict[str, Any]:
+    ana = make_user(session, ANA, "Ana")
+    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    address = seat_reply_address(session, seat, load(app.config))
+    session.commit()
+    return {"game_id": game.id, "address": address, "user_id": ana.id}
+
+
+def _ask(gateway: Any, sink: Any, to: str, text: str) -> str:
+    raw, message_id = compose(ANA, to, text)
+    send(gateway.port, raw, ANA, to)
+    assert gateway.handler.wait_idle(30)
+    replies = sink.replies_to(message_id)
+    assert len(replies) == 1
+    return body(replies[0])
+
+
+def test_information_commands(table: dict[str, Any], gateway: Any, sink: Any) -> None:
+    text = _ask(gateway, sink, table["address"], "status\nBOARD\nHand\nHISTORY\nHELP")
+    assert "Waiting for:" in text and "choose your power card" in text
+    assert "Score track:" in text
+    assert "Power cards left in your hand: 4, 5, 6, 7, 8, 9." in text
+    assert "Age 1 begins." in text
+    assert "RESIGN CONFIRM" in text
+
+
+def test_an_error_quotes_the_line_and_returns_the_unprocessed_part(table: dict[str, Any], session: Session,
+                                                                   gateway: Any, sink: Any) -> None:
+    before = snapshot(session, table["game_id"])
+    text = _ask(gateway, sink, table["address"], "Hi!\ncard 7\nplce 12\nSTATUS\n")
+    assert text.startswith("Nothing was carried out: line 1 could not be carried out.")
+    assert "    > Hi!" in text and "expected" in text
+    assert "Not processed:\n    Hi!\n    card 7\n    plce 12\n    STATUS" in text
+    assert "Send HELP" in text
+    assert snapshot(session, table["game_id"]) == before
+
+
+def test_a_bad_command_argument_says_what_was_expected(table: dict[str, Any], gateway: Any, sink: Any) -> None:
+    text = _ask(gateway, sink, table["address"], "card 7\nVACATION next week")
+    assert "> VACATION next week" in text and "YYYY-MM-DD" in text
+    assert text.startswith("Nothing was carried out")
+
+
+def test_orders_and_commands_in_one_mail(table: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
+    text = _ask(gateway, sink, table["address"], "- card 9\n\nHAND\n\nThanks,\nAna\n")
+    assert text.startswith("Accepted for Ana")
+    assert "    card 9\n" in text
+    assert "Your power card this age: 9." in text
+
+
+def test_queue_and_cancel(table: dict[str, Any], gateway: Any, sink: Any) -> None:
+    text = _ask(gateway, sink, table["address"], "QUEUE\nplace 1\nplace 2")
+    assert "1. place 1" in text and "2. place 2" in text
+    text = _ask(gateway, sink, table["address"], "CANCEL 1\nQUEUE")
+    assert "Queued turn 1 cancelled" in text and "1. place 2" in text
+
+
+def _post(client: Any, raw: bytes, *, secret: str = WEBHOOK_SECRET, stamp: int | None = None,
+          envelope_to: str = "", envelope_from: str = ANA) -> Any:
+    stamp = int(time.time()) if stamp is None else stamp
+    return client.post("/mail/inbound", data=raw, content_type="message/rfc822", headers={
+        "X-Pbem-Timestamp": str(stamp), "X-Pbem-Envelope-From": envelope_from,
+        "X-Pbem-Envelope-To": envelope_to,
+        "X-Pbem-Signature": signature(secret, str(stamp), envelope_from, envelope_to, raw)})
+
+
+def test_webhook_stores_signed_mail_and_refuses_the_rest(app: Any, table: dict[str, Any], session: Session,
+                                                         sink: Any) -> None:
+    client = app.test_client()
+    raw, message_id = compose(ANA, table["address"], "STATUS")
+    assert _post(client, raw, secret="wrong", envelope_to=table["address"]).status_code == 403
+    assert _post(client, raw, stamp=int(time.time()) - 600, envelope_to=table["address"]).status_code == 403
+    assert inbound_rows(session) == []
+    response = _post(client, raw, envelope_to=table["address"])
+    assert response.status_code == 200, response.data
+    rows = inbound_rows(session)
+    assert [(r.channel, r.status) for r in rows] == [("webhook", "processed")]
+    assert "Waiting for:" in body(sink.replies_to(message_id)[0])
+    # Forged envelope: the signature covers it.
+    forged = client.post("/mail/inbound", data=raw, content_type="message/rfc822", headers={
+        "X-Pbem-Timestamp": str(int(time.time())), "X-Pbem-Envelope-To": "orders+x@pbem.test",
+        "X-Pbem-Signature": signature(WEBHOOK_SECRET, str(int(time.time())), ANA, table["address"], raw)})
+    assert forged.status_code == 403
+
+
+def test_delivery_is_idempotent_and_unsubscribe_works(app: Any, table: dict[str, Any], session: Session,
+                                                      sink: Any) -> None:
+    settings = load(app.config)
+    message = send_mail(session, ANA, "Your turn", "Play!", kind="turn", key="turn:1:2:serpent")
+    again = send_mail(session, ANA, "Your turn", "Play!", kind="turn", key="turn:1:2:serpent")
+    session.commit()
+    assert again.id == message.id
+    assert deliver(session, message.id, settings) == "sent"
+    assert deliver(session, message.id, settings) == "already"
+    got = [m for m in sink.to(ANA) if m["Subject"] == "Your turn"]
+    assert len(got) == 1
+    assert got[0]["X-Loop"] == settings.loop_marker
+    link = got[0]["List-Unsubscribe"].strip("<>")
+    path = link.split(settings.base_url, 1)[1]
+    client = app.test_client()
+    assert client.get(path).status_code == 200
+    assert client.post(path).status_code == 200
+    session.expire_all()
+    assert session.get(User, table["user_id"]).notify_turn is False
+    assert client.post("/mail/unsubscribe/" + unsubscribe_token(load({"SECRET_KEY": "other"}), 1,
+                                                                  "notify_turn")).status_code == 404
+    assert session.scalar(select(OutboxMessage.sent_at).where(OutboxMessage.id == message.id)) is not None

@@ -1,0 +1,168 @@
+"""Security of the email gateway, over real SMTP: a forged From with a valid token, a valid
+From with a wrong token, replays, loops and auto-replies, oversized mail, DMARC failures.
+Each is refused or ignored with nothing changed in the game."""
+from __future__ import annotations
+
+import smtplib
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from gateway_helpers import DOMAIN, TRUSTED, body, compose, inbound_rows, outbox_count, send, snapshot
+from pbem.mail.gateway import UNKNOWN_KIND, seat_reply_address
+from pbem.mail.inbound import MAX_BYTES
+from pbem.mail.models import InboundMessage
+from pbem.mail.settings import load
+from pbem.mail.tokens import new_token, reply_address
+from pbem.models import Game, Seat
+from pbem.services.state import game_state
+from service_helpers import make_game, make_user
+
+ANA, MALLORY = "ana@example.org", "mallory@evil.example"
+
+
+@pytest.fixture
+def table(app: Any, session: Session) -> dict[str, Any]:
+    ana = make_user(session, ANA, "Ana")
+    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    address = seat_reply_address(session, seat, load(app.config))
+    session.commit()
+    state = game_state(session, game)
+    card = state.view(seat.tribe)["me"]["power_left"][0]
+    return {"game_id": game.id, "seat_id": seat.id, "address": address, "order": f"card {card}"}
+
+
+def _mail(gateway: Any, sender: str, to: str, text: str, **kw: Any) -> str:
+    raw, message_id = compose(sender, to, text, **kw)
+    send(gateway.port, raw, sender, to)
+    assert gateway.handler.wait_idle(30)
+    return message_id
+
+
+def _last(session: Session) -> InboundMessage:
+    return inbound_rows(session)[-1]
+
+
+def test_forged_from_with_a_valid_token_changes_nothing(table: dict[str, Any], session: Session,
+                                                        gateway: Any, sink: Any) -> None:
+    before = snapshot(session, table["game_id"])
+    _mail(gateway, MALLORY, table["address"], table["order"])
+    row = _last(session)
+    assert (row.status, row.reason) == ("rejected", "from_mismatch")
+    assert snapshot(session, table["game_id"]) == before
+    # One short answer to the address at most, saying nothing about the game.
+    _mail(gateway, MALLORY, table["address"], "card 5")
+    assert len(sink.to(MALLORY)) == 1
+    assert "Ana" not in body(sink.to(MALLORY)[0]) and table["address"] not in body(sink.to(MALLORY)[0])
+    assert snapshot(session, table["game_id"]) == before
+
+
+def test_valid_from_with_a_wrong_token_changes_nothing(table: dict[str, Any], session: Session,
+                                                       gateway: Any, sink: Any) -> None:
+    before = snapshot(session, table["game_id"])
+    wrong = reply_address(new_token(), domain=DOMAIN)
+    _mail(gateway, ANA, wrong, table["order"])
+    row = _last(session)
+    assert (row.status, row.reason) == ("rejected", "unknown_token")
+    assert snapshot(session, table["game_id"]) == before
+    assert outbox_count(session, kind=UNKNOWN_KIND) == 1
+
+
+def test_a_replayed_message_is_ignored(table: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
+    raw, message_id = compose(ANA, table["address"], table["order"])
+    send(gateway.port, raw, ANA, table["address"])
+    assert gateway.handler.wait_idle(30)
+    assert len(sink.replies_to(message_id)) == 1
+    after_first = snapshot(session, table["game_id"])
+    assert after_first["log"], "the card was applied"
+    send(gateway.port, raw, ANA, table["address"])  # the very same message again
+    assert gateway.handler.wait_idle(30)
+    assert (_last(session).status, _last(session).reason) == ("ignored", "duplicate_message_id")
+    # The same content under a new Message-ID (a relay's re-send keeps the Date).
+    date = raw.split(b"Date: ", 1)[1].split(b"\n", 1)[0].decode().strip()
+    _mail(gateway, ANA, table["address"], table["order"], headers={"Date": date})
+    assert (_last(session).status, _last(session).reason) == ("ignored", "duplicate_content")
+    assert snapshot(session, table["game_id"]) == after_first
+    assert len(sink.replies_to(message_id)) == 1
+    assert len([m for m in sink.to(ANA) if m["In-Reply-To"]]) == 1
+
+
+@pytest.mark.parametrize("headers,reason", [
+    ({"X-Loop": f"pbem@{DOMAIN}"}, "loop"),
+    ({"Auto-Submitted": "auto-replied"}, "auto-submitted"),
+    ({"Precedence": "bulk"}, "bulk"),
+])
+def test_loops_and_auto_replies_are_never_answered(table: dict[str, Any], session: Session, gateway: Any,
+                                                   sink: Any, headers: dict[str, str], reason: str) -> None:
+    before = snapshot(session, table["game_id"])
+    _mail(gateway, ANA, table["address"], table["order"], headers=headers)
+    assert (_last(session).status, _last(session).reason) == ("ignored", reason)
+    assert snapshot(session, table["game_id"]) == before
+    assert [m for m in sink.to(ANA) if m["In-Reply-To"]] == []
+
+
+def test_a_bounce_is_never_answered(table: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
+    raw, _ = compose("MAILER-DAEMON@mx.example.org", table["address"], "Delivery failed")
+    with smtplib.SMTP("127.0.0.1", gateway.port) as client:
+        client.sendmail("<>", [table["address"]], raw)
+    assert gateway.handler.wait_idle(30)
+    assert (_last(session).status, _last(session).reason) == ("ignored", "bounce")
+    assert len(sink.messages) == 0
+
+
+def test_an_oversized_message_is_refused_at_smtp(table: dict[str, Any], session: Session, gateway: Any) -> None:
+    before = snapshot(session, table["game_id"])
+    raw, _ = compose(ANA, table["address"], table["order"] + "\n" + "x" * 100 + ("\n" + "y" * 998) * (MAX_BYTES // 999 + 2))
+    with pytest.raises((smtplib.SMTPDataError, smtplib.SMTPSenderRefused, smtplib.SMTPServerDisconnected)) as error:
+        send(gateway.port, raw, ANA, table["address"])
+    if hasattr(error.value, "smtp_code"):
+        assert error.value.smtp_code == 552
+    assert inbound_rows(session) == []
+    assert snapshot(session, table["game_id"]) == before
+
+
+def test_mail_for_other_domains_is_not_relayed(gateway: Any) -> None:
+    raw, _ = compose(ANA, "someone@elsewhere.example", "hello")
+    with pytest.raises(smtplib.SMTPRecipientsRefused):
+        send(gateway.port, raw, ANA, "someone@elsewhere.example")
+
+
+def test_dmarc_failure_goes_to_review(table: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
+    before = snapshot(session, table["game_id"])
+    _mail(gateway, ANA, table["address"], table["order"],
+          headers={"Authentication-Results": f"{TRUSTED}; spf=fail; dkim=none; dmarc=fail header.from=example.org"})
+    assert (_last(session).status, _last(session).reason) == ("review", "dmarc_fail")
+    assert snapshot(session, table["game_id"]) == before
+    assert sink.to(ANA) == []
+
+
+def test_rate_limit_per_address(app: Any, table: dict[str, Any], session: Session) -> None:
+    from dataclasses import replace
+
+    from pbem.mail import gateway as gw
+    settings = replace(load(app.config), rate_per_hour=2)
+    statuses = []
+    for n in range(4):
+        raw, _ = compose(ANA, table["address"], "STATUS", headers={"Date": f"Mon, 1 Jan 2029 10:0{n}:00 +0000"})
+        inbound_id = gw.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[table["address"]])
+        statuses.append(gw.process(session, inbound_id, settings))
+    assert statuses == ["processed", "processed", "ignored", "ignored"]
+    assert _last(session).reason == "rate_limited"
+
+
+def test_a_resigned_seat_takes_no_more_orders(table: dict[str, Any], session: Session, gateway: Any,
+                                              sink: Any) -> None:
+    message_id = _mail(gateway, ANA, table["address"], "RESIGN")
+    assert "RESIGN CONFIRM" in body(sink.replies_to(message_id)[0])
+    message_id = _mail(gateway, ANA, table["address"], "RESIGN CONFIRM")
+    assert "You resigned" in body(sink.replies_to(message_id)[0])
+    session.expire_all()
+    seat = session.get(Seat, table["seat_id"])
+    assert seat.user_id is None and seat.bot
+    before = snapshot(session, table["game_id"])
+    _mail(gateway, ANA, table["address"], "STATUS")
+    assert (_last(session).status, _last(session).reason) == ("rejected", "unknown_token")
+    assert snapshot(session, table["game_id"]) == before
+    assert session.get(Game, table["game_id"]).status in (Game.ACTIVE, Game.FINISHED)

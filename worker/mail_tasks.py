@@ -1,0 +1,53 @@
+"""The email gateway's tasks (docs/email.md): thin, named, safe to run twice.
+
+- `pbem.process_inbound(id)`: read a stored inbound mail and act on it (idempotent: a
+  message is processed once, under a lease).
+- `pbem.deliver_mail(outbox_id)`: send one outbox row over SMTP; retried with exponential
+  backoff; never sent twice (`outbox.sent_at`, and a lease while sending).
+- `pbem.mail_sweep`: what a lost message left behind: stored inbound mail nobody processed
+  and unsent outbox rows (for beat, e.g. every minute).
+
+Include this module in the worker's Celery app (`include=["worker.tasks", "worker.mail_tasks"]`).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+
+from pbem.extensions import db
+from pbem.mail import gateway
+from pbem.mail.delivery import DELIVER_TASK, DeliveryError, deliver, lost, send_delivery
+from pbem.mail.smtpd import PROCESS_TASK
+from pbem.services.queue import QUEUE
+from worker.celery_app import celery
+
+log = logging.getLogger(__name__)
+
+SWEEP_TASK = "pbem.mail_sweep"
+
+
+@celery.task(name=PROCESS_TASK, autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60,
+             retry_jitter=True, max_retries=8)
+def process_inbound(inbound_id: int) -> dict[str, Any]:
+    return {"inbound": inbound_id, "status": gateway.process(db.session, inbound_id)}
+
+
+@celery.task(name=DELIVER_TASK, bind=True, autoretry_for=(DeliveryError, OperationalError), retry_backoff=5,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=12)
+def deliver_mail(self: Any, outbox_id: int) -> dict[str, Any]:
+    """5 s, 10 s, 20 s, ... up to an hour between attempts: about 10 hours in all."""
+    return {"outbox": outbox_id, "outcome": deliver(db.session, outbox_id)}
+
+
+@celery.task(name=SWEEP_TASK)
+def mail_sweep() -> dict[str, Any]:
+    stored = gateway.pending(db.session, limit=500)
+    waiting = lost(db.session, limit=500)  # rows a retrying task owns are left to it
+    db.session.rollback()
+    for inbound_id in stored:
+        process_inbound.apply_async(args=[inbound_id], queue=QUEUE)
+    for outbox_id in waiting:
+        send_delivery(outbox_id)
+    return {"inbound": len(stored), "outbox": len(waiting)}
