@@ -6,7 +6,7 @@ import json
 import sys
 
 # Each module measures its own baseline in the same run where a ratio matters.
-MODULES = ["bench.engine", "bench.service", "bench.worker", "bench.mail", "bench.gateway"]
+MODULES = ["bench.engine", "bench.service", "bench.worker", "bench.mail", "bench.gateway", "bench.reports"]
 
 
 def main() -> int:

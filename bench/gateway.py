@@ -20,10 +20,11 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select
+
+from bench.postgres import create_schema, drop_schema
 
 ROOT = Path(__file__).resolve().parent.parent
-POSTGRES = os.environ.get("PBEM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MESSAGES = 200
 SECONDS = 20.0
 SEATS = 20  # games, one person each, so orders are always legal: each mail is a STATUS + card
@@ -33,22 +34,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def _schema_url(name: str) -> str:
-    engine = create_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-        connection.execute(text(f'CREATE SCHEMA "{name}"'))
-    engine.dispose()
-    return f"{POSTGRES}?options=-csearch_path%3D{name}"
-
-
-def _drop(name: str) -> None:
-    engine = create_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-    engine.dispose()
 
 
 def _mail(sender: str, to: str, body: str, n: int) -> bytes:
@@ -72,7 +57,7 @@ def run() -> list[dict[str, Any]]:
     from service_helpers import make_game, make_user
 
     schema = f"pbem_bench_gateway_{os.getpid()}"
-    url = _schema_url(schema)
+    url = create_schema(schema)
     try:
         upgrade(url)
         app = create_app({"TESTING": True, "PBEM_ENV": "testing", "SECRET_KEY": "bench", "DATABASE_URL": url,
@@ -128,7 +113,7 @@ def run() -> list[dict[str, Any]]:
                      "one SMTP connection, inline processing, PostgreSQL"},
         ]
     finally:
-        _drop(schema)
+        drop_schema(schema)
 
 
 if __name__ == "__main__":

@@ -16,24 +16,13 @@ import os
 import time
 from typing import Any, Callable
 
-import psycopg
-from sqlalchemy import create_engine, text
+from bench.postgres import POSTGRES, create_schema, drop_schema, raw_insert_commit
 
-POSTGRES = os.environ.get("PBEM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 SCHEMA = f"pbem_bench_{os.getpid()}"
 PAGE_REQUESTS = 300
 ORDERS = 300
 RAW_COMMITS = 1000
 TIME_LIMIT = 20.0  # seconds per measurement, whatever the counts
-
-
-def _schema(action: str) -> None:
-    engine = create_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE'))
-        if action == "create":
-            connection.execute(text(f'CREATE SCHEMA "{SCHEMA}"'))
-    engine.dispose()
 
 
 def _rate(count: int, seconds: float) -> float:
@@ -50,20 +39,6 @@ def _loop(work: Callable[[], Any], limit: int) -> tuple[int, float]:
         spent += counted if isinstance(counted, float) else time.perf_counter() - began
         runs += 1
     return runs, spent
-
-
-def raw_insert_commit(limit: int) -> tuple[int, float]:
-    """The baseline: one psycopg connection inserting a row and committing, in a loop."""
-    url = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(url, options=f"-csearch_path={SCHEMA}") as connection:
-        connection.execute("CREATE TABLE IF NOT EXISTS raw_orders (id serial PRIMARY KEY, game int, text text)")
-        connection.commit()
-
-        def insert() -> None:
-            connection.execute("INSERT INTO raw_orders (game, text) VALUES (%s, %s)", (1, "place 12"))
-            connection.commit()
-        insert()  # warm up
-        return _loop(insert, limit)
 
 
 class _Service:
@@ -121,17 +96,17 @@ class _Service:
 
 
 def run() -> list[dict[str, Any]]:
-    _schema("create")
+    create_schema(SCHEMA)
     try:
         # The baseline before and after the service runs, so drift during the run shows in both.
-        raw_before = raw_insert_commit(RAW_COMMITS // 2)
+        raw_before = raw_insert_commit(SCHEMA, RAW_COMMITS // 2, TIME_LIMIT)
         service = _Service()
         service.page()  # warm up templates and the state cache
         page_runs, page_time = _loop(service.page, PAGE_REQUESTS)
         order_runs, order_time = _loop(service.submit, ORDERS)
-        raw_after = raw_insert_commit(RAW_COMMITS // 2)
+        raw_after = raw_insert_commit(SCHEMA, RAW_COMMITS // 2, TIME_LIMIT)
     finally:
-        _schema("drop")
+        drop_schema(SCHEMA)
     raw_runs, raw_time = raw_before[0] + raw_after[0], raw_before[1] + raw_after[1]
     raw_rate = _rate(raw_runs, raw_time)
     order_rate = _rate(order_runs, order_time)

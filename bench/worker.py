@@ -30,10 +30,10 @@ from typing import Any
 
 import psycopg
 import redis
-from sqlalchemy import create_engine, text
+
+from bench.postgres import POSTGRES, create_schema, drop_schema, raw_insert_commit
 
 ROOT = Path(__file__).resolve().parent.parent
-POSTGRES = os.environ.get("PBEM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("PBEM_BENCH_REDIS", "redis://127.0.0.1:6379/14")
 SCHEMA = f"pbem_bench_worker_{os.getpid()}"
 PREFIX = f"pbembench:{os.getpid()}:"
@@ -50,30 +50,8 @@ ADVANCE_TIMEOUT = 10.0
 START_TIMEOUT = 40.0
 
 
-def _schema(action: str) -> None:
-    engine = create_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE'))
-        if action == "create":
-            connection.execute(text(f'CREATE SCHEMA "{SCHEMA}"'))
-    engine.dispose()
-
-
 def _psycopg_url() -> str:
     return POSTGRES.replace("postgresql+psycopg://", "postgresql://")
-
-
-def raw_insert_commit() -> tuple[int, float]:
-    """One connection inserting a row and committing, up to RAW_COMMITS or RAW_SECONDS."""
-    with psycopg.connect(_psycopg_url(), options=f"-csearch_path={SCHEMA}") as connection:
-        connection.execute("CREATE TABLE IF NOT EXISTS raw_orders (id serial PRIMARY KEY, game int, text text)")
-        connection.commit()
-        runs, start = 0, time.perf_counter()
-        while runs < RAW_COMMITS and time.perf_counter() - start < RAW_SECONDS:
-            connection.execute("INSERT INTO raw_orders (game, text) VALUES (%s, %s)", (1, "place 12"))
-            connection.commit()
-            runs += 1
-        return runs, time.perf_counter() - start
 
 
 def _free_port() -> int:
@@ -306,10 +284,10 @@ def _purge_redis() -> None:
 
 def run() -> list[dict[str, Any]]:
     import tempfile
-    _schema("create")
+    create_schema(SCHEMA)
     stack = None
     try:
-        raw_before = raw_insert_commit()
+        raw_before = raw_insert_commit(SCHEMA, RAW_COMMITS, RAW_SECONDS)
         with tempfile.TemporaryDirectory() as folder:
             stack = _Stack(Path(folder))
             try:
@@ -321,9 +299,9 @@ def run() -> list[dict[str, Any]]:
                 players.engine.dispose()
             finally:
                 stack.stop()
-        raw_after = raw_insert_commit()
+        raw_after = raw_insert_commit(SCHEMA, RAW_COMMITS, RAW_SECONDS)
     finally:
-        _schema("drop")
+        drop_schema(SCHEMA)
         _purge_redis()
     raw_rate = round((raw_before[0] + raw_after[0]) / (raw_before[1] + raw_after[1]), 1)
     order_rate = round(orders / seconds, 1)
