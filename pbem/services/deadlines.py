@@ -507,13 +507,14 @@ def _offered_seat(game: Game, tribe: str) -> Seat:
     return seat
 
 
-def _rename(session: Session, game: Game, tribe: str, name: str) -> None:
+def rename_seat(session: Session, game: Game, tribe: str, name: str) -> None:
     """The record's player name for a seat that changed hands (bumps the version)."""
     players = [dict(p, name=name[:60]) if p["seat"] == tribe else dict(p) for p in game.setup.get("players", [])]
     bump_version(session, game, setup={**game.setup, "players": players})
 
 
-def _clear_seat(session: Session, game: Game, seat: Seat) -> None:
+def clear_seat(session: Session, game: Game, seat: Seat) -> None:
+    """Forget what the seat's previous player left: plans, misses, offers (it changes hands)."""
     seat.replacement_offered_at = seat.stand_in = seat.stand_in_reason = None
     seat.missed_in_row, seat.last_error, seat.queue_held_seq = 0, None, None
     for model in (PendingOrder, QueuedTurn):  # the previous player's plans are not the new one's
@@ -532,9 +533,9 @@ def take_over(session: Session, game_id: int, user: User, tribe: str, now: datet
     if any(s.user_id == user.id for s in game.seats):
         raise Conflict("you already have a seat in this game")
     before, previous = _name(seat), seat.user
-    _clear_seat(session, game, seat)
+    clear_seat(session, game, seat)
     seat.user_id, seat.joined_at = user.id, now
-    _rename(session, game, tribe, user.display_name)
+    rename_seat(session, game, tribe, user.display_name)
     log_event(session, game, "takeover", f"{user.display_name} took over {before}", now, seat=tribe, user_id=user.id)
     host = session.get(User, game.created_by) if game.created_by else None
     url = links.game(base_url(), game.id)
@@ -554,9 +555,9 @@ def hand_to_bot(session: Session, game_id: int, host: User, tribe: str, bot: str
     game = _host_game(session, game_id, host, "hand a seat to a bot")
     seat = _offered_seat(game, tribe)
     before = _name(seat)
-    _clear_seat(session, game, seat)
+    clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot = None, None, bot
-    _rename(session, game, tribe, seat.label)
+    rename_seat(session, game, tribe, seat.label)
     log_event(session, game, "bot", f"{host.display_name} (host) handed {before} to the {bot} bot", now,
               seat=tribe, user_id=host.id)
     session.commit()

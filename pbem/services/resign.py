@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from engine.aztlan.bots import BOTS
 from pbem.mail.models import SeatToken
-from pbem.models import Game, PendingOrder, QueuedTurn, Seat, User
+from pbem.models import Game, Seat, User
 from pbem.services.advance import advance
 from pbem.services.errors import Conflict
-from pbem.services.locking import bump_version, lock_game, unit_of_work
+from pbem.services.deadlines import clear_seat, rename_seat
+from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
 from pbem.services.schedule import log_event, policy_from
 
@@ -30,15 +31,9 @@ def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Se
     bot = policy.abandoned or policy.default or FALLBACK_BOT  # as for a seat nobody plays any more
     if bot not in BOTS:
         bot = FALLBACK_BOT
-    for model in (PendingOrder, QueuedTurn):  # their plans are not the bot's
-        for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.tribe)):
-            session.delete(row)
-    seat.user_id, seat.user, seat.bot = None, None, bot
-    seat.stand_in = seat.stand_in_reason = seat.replacement_offered_at = None
-    seat.waiting, seat.last_error, seat.queue_held_seq = False, None, None
-    players = [dict(p, name=seat.label[:60]) if p["seat"] == seat.tribe else dict(p)
-               for p in game.setup.get("players", [])]
-    bump_version(session, game, setup={**game.setup, "players": players})
+    clear_seat(session, game, seat)
+    seat.user_id, seat.user, seat.bot, seat.waiting = None, None, bot, False
+    rename_seat(session, game, seat.tribe, seat.label)
     log_event(session, game, "resign", f"{user.display_name} resigned; the {bot} bot plays {seat.tribe}",
               now, seat=seat.tribe, user_id=user.id)
     # The seat's reply address stops working.
