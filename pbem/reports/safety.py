@@ -23,14 +23,14 @@ import unicodedata
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any, Callable, Iterator, Mapping
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbem.timezones import zone
 
 ASSET_SCHEME = "pbem-asset:"
 RENDER_SCHEME = "pbem-render:"
 MAX_TITLE = 120
 MAX_NAME = 60
 MAX_LINK = 2000
-MAX_ZONE = 64
 MAX_EVENTS_PER_AGE = 2000
 MAX_ASSET_BYTES = 2 * 1024 * 1024
 DEFAULT_SECONDS = 30.0
@@ -78,16 +78,6 @@ def clean_link(value: Any) -> str | None:
 
 
 # --- time zones ----------------------------------------------------------------------
-
-def zone(name: Any) -> ZoneInfo:
-    """The reader's zone; UTC for anything that is not a known IANA zone name."""
-    if isinstance(name, str) and 0 < len(name) <= MAX_ZONE and ".." not in name:
-        try:
-            return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    return ZoneInfo("UTC")
-
 
 def format_deadline(deadline: datetime | None, tz: Any) -> dict[str, str] | None:
     """A deadline in the reader's zone: {"iso", "local", "zone", "abbrev", "utc"}.

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,6 +32,7 @@ from pbem.mail.outbox import send_mail
 from pbem.models import ORDER_MAX, Game, GameEvent, PendingOrder, Seat, User, Vacation
 from pbem.services.errors import Invalid
 from pbem.services.locking import lock_game
+from pbem.timezones import zone
 
 # ---- policy ---------------------------------------------------------------------------------
 
@@ -214,10 +215,7 @@ def log_event(session: Session, game: Game, kind: str, text: str, at: datetime, 
 
 
 def zone_of(user: User | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(user.time_zone if user is not None and user.time_zone else "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+    return zone(user.time_zone if user is not None else None)
 
 
 def when(moment: datetime | None, user: User | None) -> str:

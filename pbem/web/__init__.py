@@ -8,13 +8,12 @@ from __future__ import annotations
 from datetime import datetime
 from functools import wraps
 from typing import Any, Callable, TypeVar
-from zoneinfo import ZoneInfo
 
 from flask import Flask, current_app, flash, g, redirect, render_template, request, url_for
 
 from pbem.models import User
 from pbem.services.errors import ServiceError
-from pbem.services.schedule import when
+from pbem.services.schedule import when, zone_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,5 +96,4 @@ def localtime(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M %Z") -> str:
     if moment is None:
         return ""
     user = current_user()
-    zone = ZoneInfo(user.time_zone if user else "UTC")
-    return moment.astimezone(zone).strftime(fmt)
+    return moment.astimezone(zone_of(user)).strftime(fmt)
