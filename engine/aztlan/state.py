@@ -159,7 +159,7 @@ class AztlanState:
 
     def clone(self) -> "AztlanState":
         other = copy.copy(self)
-        for name in ("score", "height", "played", "chosen", "deck", "discard", "reserve",
+        for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
                      "scoring_due", "age_scores", "events", "log", "control"):
             setattr(other, name, copy.copy(getattr(self, name)))
@@ -197,12 +197,12 @@ class AztlanState:
 
     def decisions(self, options: bool = True) -> list[Decision]:
         """Who must decide what now; `options` (private to each seat) on request."""
-        out = []
-        for s in self.waiting():
-            kind, simultaneous, scope = self._decision_shape(s)
-            out.append(Decision(self.seats[s], kind, simultaneous, scope,
-                                self.legal(s) if options else {}))
-        return out
+        return [self.decision_of(s, options) for s in self.waiting()]
+
+    def decision_of(self, s: int, options: bool = True) -> Decision:
+        """The decision seat `s` owes (it must be waiting)."""
+        kind, simultaneous, scope = self._decision_shape(s)
+        return Decision(self.seats[s], kind, simultaneous, scope, self.legal(s) if options else {})
 
     def _decision_shape(self, s: int) -> tuple[str, bool, tuple[int, ...]]:
         ids = self._ids

@@ -84,7 +84,7 @@ def _conflict(state: "AztlanState", conflict: Any) -> dict[str, Any]:
 
 
 def _me(state: "AztlanState", s: int) -> dict[str, Any]:
-    mine = [d.private() for d in state.decisions() if d.seat == state.seats[s]]
+    mine = [state.decision_of(s).private()] if s in state.waiting() else []
     return {"seat": state.seats[s],
             "hand": sorted(state.hands[s]),
             "power_card": state.chosen[s],
