@@ -3,18 +3,21 @@
 `poll_once(session)` fetches every unseen message of the folder, stores each with
 `gateway.receive(channel="imap")` and only then marks it seen (\\Seen), so a crash in between
 fetches it again (and de-duplication by Message-ID drops the second copy).  Messages over
-MAX_BYTES are marked seen and not fetched.  The envelope is unknown over IMAP: the
-recipients come from Delivered-To / X-Original-To / To / Cc, and the null sender of bounces
-from Return-Path: <> (both read by the inbound core).
+MAX_BYTES are not fetched: they are marked \\Seen and \\Flagged (a person may look at them in
+any mail client).  The envelope is unknown over IMAP: the recipients come from Delivered-To /
+X-Original-To / To / Cc, and the null sender of bounces from Return-Path: <> (both read by
+the inbound core).
 
-Run it from beat or cron (e.g. every minute); processing follows as for SMTP.
+`poll(session, settings)` polls once and hands what came in to processing, as the SMTP
+server does; beat runs it every PBEM_IMAP_SECONDS (the task `pbem.imap_poll`), cron may run
+`python -m pbem.mail.imap`.
 """
 from __future__ import annotations
 
 import imaplib
 import logging
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from sqlalchemy.orm import Session
 
@@ -25,15 +28,31 @@ from pbem.mail.settings import MailSettings, load
 log = logging.getLogger(__name__)
 
 BATCH = 100
+TIMEOUT = 60.0  # seconds per network operation: a hung server must not hold the poll lock forever
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+SEEN, TOO_LARGE = r"(\Seen)", r"(\Seen \Flagged)"
+
+
+class ImapError(RuntimeError):
+    """The mailbox cannot be polled (login refused, folder missing, server gone); nothing was
+    stored or changed.  The message names host, port, user and folder, never the password."""
 
 
 def connect(settings: MailSettings) -> imaplib.IMAP4:
     if not settings.imap_host:
-        raise RuntimeError("PBEM_IMAP_HOST is not set")
-    client = (imaplib.IMAP4_SSL(settings.imap_host, settings.imap_port) if settings.imap_ssl
-              else imaplib.IMAP4(settings.imap_host, settings.imap_port))
-    client.login(settings.imap_user or "", settings.imap_password or "")
+        raise ImapError("PBEM_IMAP_HOST is not set")
+    where = f"{settings.imap_host}:{settings.imap_port}"
+    try:
+        client = (imaplib.IMAP4_SSL(settings.imap_host, settings.imap_port, timeout=TIMEOUT) if settings.imap_ssl
+                  else imaplib.IMAP4(settings.imap_host, settings.imap_port, timeout=TIMEOUT))
+    except (imaplib.IMAP4.error, OSError) as error:
+        raise ImapError(f"cannot reach the IMAP server {where}: {error}") from None
+    try:
+        client.login(settings.imap_user or "", settings.imap_password or "")
+    except (imaplib.IMAP4.error, OSError) as error:
+        client.shutdown()  # no LOGOUT after a refused login: just close the socket
+        raise ImapError(f"IMAP login to {where} as {settings.imap_user!r} failed "
+                        f"(check PBEM_IMAP_USER and PBEM_IMAP_PASSWORD): {_text(error)}") from None
     return client
 
 
@@ -44,27 +63,31 @@ def poll_once(session: Session, settings: MailSettings | None = None,
     stored: list[int] = []
     client = connect(settings)
     try:
-        status, _ = client.select(settings.imap_folder)
+        status, data = client.select(_quoted(settings.imap_folder))
         if status != "OK":
-            raise RuntimeError(f"cannot open IMAP folder {settings.imap_folder!r}")
+            raise ImapError(f"cannot open the IMAP folder {settings.imap_folder!r}: {_text(data)}")
         status, data = client.uid("SEARCH", None, "UNSEEN")
         uids = (data[0] or b"").split() if status == "OK" else []
         for uid in uids[:BATCH]:
-            status, meta = client.uid("FETCH", uid, "(RFC822.SIZE)")
-            match = _SIZE.search(b" ".join(part for part in meta if isinstance(part, bytes))) if status == "OK" else None
-            if match is None or int(match.group(1)) > MAX_BYTES:
-                log.warning("IMAP message %s is too large or unreadable: marked seen, not fetched", uid)
-                client.uid("STORE", uid, "+FLAGS", r"(\Seen)")
+            size = _size(client, uid)
+            if size is None:  # expunged meanwhile (another client): nothing to do
+                continue
+            if size > MAX_BYTES:
+                log.warning("IMAP message %s has %d bytes (at most %d): marked seen and flagged, not fetched",
+                            uid.decode(), size, MAX_BYTES)
+                _flag(client, uid, TOO_LARGE)
                 continue
             status, parts = client.uid("FETCH", uid, "(BODY.PEEK[])")  # PEEK: not seen until stored
             raw = next((part[1] for part in parts if isinstance(part, tuple)), None) if status == "OK" else None
             if raw is None:
                 continue
             inbound_id = gateway.receive(session, raw, channel="imap")  # committed
-            client.uid("STORE", uid, "+FLAGS", r"(\Seen)")
+            _flag(client, uid, SEEN)
             stored.append(inbound_id)
             if on_stored is not None:
                 on_stored(inbound_id)
+    except imaplib.IMAP4.abort as error:  # the connection broke: what was stored stays stored
+        raise ImapError(f"the IMAP server {settings.imap_host}:{settings.imap_port} went away: {error}") from None
     finally:
         try:
             client.logout()
@@ -73,22 +96,63 @@ def poll_once(session: Session, settings: MailSettings | None = None,
     return stored
 
 
+def poll(session: Session, settings: MailSettings | None = None, app: Any = None) -> list[int]:
+    """Poll once, then process what came in: inline, or as `pbem.process_inbound` tasks
+    (PBEM_MAIL_PROCESS=queue).  The ids stored."""
+    settings = settings or load()
+    ids = poll_once(session, settings)
+    if settings.mode == "queue":
+        from pbem.mail.smtpd import send_process
+        for inbound_id in ids:
+            send_process(inbound_id, app=app)
+    else:
+        for inbound_id in ids:
+            gateway.process(session, inbound_id, settings)
+    return ids
+
+
+def _size(client: imaplib.IMAP4, uid: bytes) -> int | None:
+    status, meta = client.uid("FETCH", uid, "(RFC822.SIZE)")
+    if status != "OK":
+        return None
+    match = _SIZE.search(b" ".join(part for part in meta if isinstance(part, bytes)))
+    return int(match.group(1)) if match else None
+
+
+def _flag(client: imaplib.IMAP4, uid: bytes, flags: str) -> None:
+    status, data = client.uid("STORE", uid, "+FLAGS", flags)
+    if status != "OK":  # stored but not marked: the next poll stores it again (dropped as a replay)
+        raise ImapError(f"cannot flag IMAP message {uid.decode()}: {_text(data)}")
+
+
+def _quoted(folder: str) -> str:
+    """imaplib sends the name as written: a name with spaces or quotes must be a quoted string."""
+    if re.fullmatch(r"[A-Za-z0-9_./-]+", folder):
+        return folder
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _text(value: Any) -> str:
+    """An imaplib error or response as readable text."""
+    if isinstance(value, BaseException):
+        value = value.args[0] if value.args else str(value)
+    if isinstance(value, list):
+        value = b" ".join(v for v in value if isinstance(v, bytes))
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
 def main() -> int:
-    """Poll once and process what came in (inline mode) — for cron: `python -m pbem.mail.imap`."""
+    """Poll once and process what came in — for cron: `python -m pbem.mail.imap`."""
     from pbem.app import create_app
     from pbem.extensions import db
 
     app = create_app({"RATELIMIT_ENABLED": False})
     with app.app_context():
-        settings = load()
-        ids = poll_once(db.session, settings)
-        if settings.mode == "queue":
-            from pbem.mail.smtpd import send_process
-            for inbound_id in ids:
-                send_process(inbound_id, app=app)
-        else:
-            for inbound_id in ids:
-                gateway.process(db.session, inbound_id, settings)
+        try:
+            ids = poll(db.session, load(), app)
+        except ImapError as error:
+            print(f"error: {error}")
+            return 1
         print(f"stored {len(ids)} message(s) from IMAP")
     return 0
 

@@ -1,0 +1,163 @@
+"""The IMAP poller against a real server (a private Dovecot): messages delivered into the
+mailbox become orders exactly once, however often it polls and even when it crashes between
+storing a message and marking it seen; oversized mail is skipped and flagged; a wrong
+password is a clear error that changes nothing."""
+from __future__ import annotations
+
+import imaplib
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from gateway_helpers import compose, inbound_rows, snapshot
+from imap_server import PASSWORD, Dovecot, dovecot, dovecot_server  # noqa: F401 - fixtures
+from pbem.mail import gateway
+from pbem.mail.imap import ImapError, poll, poll_once
+from pbem.mail.inbound import MAX_BYTES
+from pbem.mail.settings import MailSettings, load
+from pbem.models import OrderLogEntry, OutboxMessage
+from pbem.services.state import game_state
+from service_helpers import make_game, make_user
+
+ANA = "ana@example.org"
+
+
+@pytest.fixture
+def table(app: Any, session: Session) -> dict[str, Any]:
+    ana = make_user(session, ANA, "Ana")
+    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    address = gateway.seat_reply_address(session, seat, load(app.config))
+    session.commit()
+    card = game_state(session, game).view(seat.tribe)["me"]["power_left"][0]
+    return {"game_id": game.id, "seat": seat.tribe, "address": address, "order": f"card {card}"}
+
+
+def _settings(app: Any, server: Dovecot, **overrides: Any) -> MailSettings:
+    return load({**app.config, **server.settings(), **overrides})
+
+
+def _orders(session: Session, table: dict[str, Any]) -> list[str]:
+    """Ana's orders in the game's log."""
+    session.expire_all()
+    return list(session.scalars(select(OrderLogEntry.text).where(
+        OrderLogEntry.game_id == table["game_id"], OrderLogEntry.seat == table["seat"])))
+
+
+def _replies(session: Session) -> int:
+    return int(session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.to_address == ANA, OutboxMessage.kind == gateway.REPLY_KIND)) or 0)
+
+
+def test_appended_mail_becomes_orders_once(app: Any, session: Session, table: dict[str, Any],
+                                           dovecot: Dovecot) -> None:
+    raw, _ = compose(ANA, table["address"], table["order"] + "\nSTATUS")
+    dovecot.append(raw)
+    settings = _settings(app, dovecot)
+
+    ids = poll(session, settings)
+
+    assert len(ids) == 1
+    row = inbound_rows(session)[-1]
+    assert (row.channel, row.status, row.reason) == ("imap", "processed", "ok")
+    assert _orders(session, table) == [table["order"]]
+    assert _replies(session) == 1
+    assert dovecot.flags() == [{r"\Seen"}]
+    # Nothing new: a second poll fetches nothing and changes nothing.
+    after = snapshot(session, table["game_id"])
+    assert poll(session, settings) == []
+    assert snapshot(session, table["game_id"]) == after
+    assert len(inbound_rows(session)) == 1 and _replies(session) == 1
+
+
+def test_a_crash_between_storing_and_flagging_does_not_repeat_orders(
+        app: Any, session: Session, table: dict[str, Any], dovecot: Dovecot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    raw, _ = compose(ANA, table["address"], table["order"])
+    dovecot.append(raw)
+    settings = _settings(app, dovecot)
+    real_uid = imaplib.IMAP4.uid
+
+    def crash_on_store(self: imaplib.IMAP4, command: str, *args: Any) -> Any:
+        if command.upper() == "STORE":
+            raise imaplib.IMAP4.abort("connection lost")  # the poller dies after the commit
+        return real_uid(self, command, *args)
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", crash_on_store)
+    with pytest.raises(ImapError, match="went away"):
+        poll_once(session, settings)
+    monkeypatch.setattr(imaplib.IMAP4, "uid", real_uid)
+    assert dovecot.flags() == [set()], "not marked seen: the next poll fetches it again"
+    assert gateway.process_pending(session, settings) == ["processed"]  # the sweep finds the stored copy
+    before = snapshot(session, table["game_id"])
+
+    assert len(poll(session, settings)) == 1  # the same message, stored a second time
+
+    rows = inbound_rows(session)
+    assert [(r.status, r.reason) for r in rows] == [("processed", "ok"), ("ignored", "duplicate_message_id")]
+    assert snapshot(session, table["game_id"]) == before
+    assert _orders(session, table) == [table["order"]]
+    assert _replies(session) == 1
+    assert dovecot.flags() == [{r"\Seen"}]
+
+
+def test_an_oversized_message_is_skipped_and_flagged(app: Any, session: Session, table: dict[str, Any],
+                                                     dovecot: Dovecot) -> None:
+    big, _ = compose(ANA, table["address"], table["order"] + "\n" + ("y" * 76 + "\n") * (MAX_BYTES // 77 + 10))
+    small, _ = compose(ANA, table["address"], "STATUS")
+    dovecot.append(big)
+    dovecot.append(small)
+    before = snapshot(session, table["game_id"])
+
+    ids = poll(session, _settings(app, dovecot))
+
+    assert len(ids) == 1 and inbound_rows(session)[0].reason == "ok"  # only the small one
+    assert snapshot(session, table["game_id"]) == before
+    assert dovecot.flags() == [{r"\Seen", r"\Flagged"}, {r"\Seen"}]
+
+
+def test_a_wrong_password_is_a_clear_error_and_changes_nothing(app: Any, session: Session,
+                                                               table: dict[str, Any], dovecot: Dovecot) -> None:
+    raw, _ = compose(ANA, table["address"], table["order"])
+    dovecot.append(raw)
+    before = snapshot(session, table["game_id"])
+
+    with pytest.raises(ImapError, match="login .* failed") as error:
+        poll(session, _settings(app, dovecot, PBEM_IMAP_PASSWORD="not-the-password"))
+
+    assert "PBEM_IMAP_PASSWORD" in str(error.value) and "not-the-password" not in str(error.value)
+    assert PASSWORD not in str(error.value)
+    assert inbound_rows(session) == [] and _replies(session) == 0
+    assert snapshot(session, table["game_id"]) == before
+    assert dovecot.flags() == [set()]
+
+
+def test_a_missing_folder_is_a_clear_error(app: Any, session: Session, dovecot: Dovecot) -> None:
+    with pytest.raises(ImapError, match="cannot open the IMAP folder 'Game Mail'"):
+        poll_once(session, _settings(app, dovecot, PBEM_IMAP_FOLDER="Game Mail"))
+
+
+@pytest.mark.parametrize("shape", ["html-only base64", "plain base64"])
+def test_html_only_and_base64_mail_over_imap(app: Any, session: Session, table: dict[str, Any],
+                                             dovecot: Dovecot, shape: str) -> None:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = ANA, table["address"], "Re: your turn"
+    message["Message-ID"] = make_msgid(domain="client.example")
+    if shape.startswith("html"):
+        message.set_content(f"<html><body><div>{table['order']}</div><div><br></div>"
+                            f"<blockquote>card 99</blockquote></body></html>", subtype="html", cte="base64")
+    else:
+        message.set_content(f"{table['order']}\n\n> card 99\n", cte="base64")
+    raw = bytes(message)
+    assert table["order"].encode() not in raw  # base64 on the wire
+    dovecot.append(raw)
+
+    poll(session, _settings(app, dovecot))
+
+    row = inbound_rows(session)[-1]
+    assert (row.status, row.reason) == ("processed", "ok")
+    assert _orders(session, table) == [table["order"]]
