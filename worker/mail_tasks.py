@@ -6,6 +6,8 @@
   backoff; never sent twice (`outbox.sent_at`, and a lease while sending).
 - `pbem.mail_sweep`: what a lost message left behind: stored inbound mail nobody processed
   and unsent outbox rows (for beat, e.g. every minute).
+- `pbem.imap_poll`: poll the IMAP mailbox once (beat, every PBEM_IMAP_SECONDS, only when
+  PBEM_IMAP_HOST is set); a lock keeps two polls from ever running at once.
 
 Include this module in the worker's Celery app (`include=["worker.tasks", "worker.mail_tasks"]`).
 """
@@ -19,13 +21,16 @@ from sqlalchemy.exc import OperationalError
 from pbem.extensions import db
 from pbem.mail import gateway
 from pbem.mail.delivery import DELIVER_TASK, DeliveryError, deliver, lost, send_delivery
+from pbem.mail.imap import ImapError, poll
 from pbem.mail.smtpd import PROCESS_TASK
-from pbem.services.queue import QUEUE
-from worker.celery_app import celery
+from pbem.services.queue import IMAP_POLL_TASK, QUEUE
+from worker.celery_app import celery, flask_app
+from worker.locks import single_flight
 
 log = logging.getLogger(__name__)
 
 SWEEP_TASK = "pbem.mail_sweep"
+IMAP_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never two polls at once
 
 
 @celery.task(name=PROCESS_TASK, autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60,
@@ -51,3 +56,16 @@ def mail_sweep() -> dict[str, Any]:
     for outbox_id in waiting:
         send_delivery(outbox_id)
     return {"inbound": len(stored), "outbox": len(waiting)}
+
+
+@celery.task(name=IMAP_POLL_TASK)
+def imap_poll() -> dict[str, Any]:
+    with single_flight(flask_app.config, "imap-poll", IMAP_LOCK_SECONDS) as mine:
+        if not mine:
+            return {"skipped": "another poll is running"}
+        try:
+            ids = poll(db.session, app=flask_app)
+        except ImapError as error:  # logged for the operator; the next poll tries again
+            log.error("IMAP poll failed: %s", error)
+            return {"error": str(error)}
+        return {"stored": ids}

@@ -44,6 +44,7 @@ class MailSettings:
     imap_user: str | None
     imap_password: str | None
     imap_folder: str
+    imap_seconds: float = 60.0  # beat polls the mailbox this often (only with imap_host)
 
     @property
     def sender_address(self) -> str:
@@ -107,4 +108,5 @@ def load(config: Mapping[str, Any] | None = None) -> MailSettings:
         imap_user=_get(config, "PBEM_IMAP_USER"),
         imap_password=_get(config, "PBEM_IMAP_PASSWORD"),
         imap_folder=str(_get(config, "PBEM_IMAP_FOLDER", "INBOX")),
+        imap_seconds=float(_get(config, "PBEM_IMAP_SECONDS", 60)),
     )

@@ -25,6 +25,7 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, exists, func, select
 from sqlalchemy.orm import Session, aliased, scoped_session
 
+from pbem.mail.settings import load as mail_settings
 from pbem.models import Game, PendingOrder, Seat
 from pbem.services.advance import advance, settle_seconds
 
@@ -34,6 +35,7 @@ ADVANCE_TASK = "pbem.advance_game"
 TICK_TASK = "pbem.tick"
 MAIL_SWEEP_TASK = "pbem.mail_sweep"  # worker/mail_tasks.py
 MAIL_SWEEP_SECONDS = 60.0
+IMAP_POLL_TASK = "pbem.imap_poll"  # worker/mail_tasks.py
 PING_TASK = "pbem.ping"
 QUEUE = "pbem"
 TICK_SECONDS = 30.0
@@ -76,6 +78,10 @@ def celery_settings(config: Mapping[str, Any]) -> dict[str, Any]:
                                 "options": {"expires": MAIL_SWEEP_SECONDS * 0.9}},
         },
     }
+    imap = mail_settings(config)
+    if imap.imap_host:  # a mailbox to poll (docs/email.md); the task's lock keeps polls apart
+        settings["beat_schedule"]["pbem-imap-poll"] = {"task": IMAP_POLL_TASK, "schedule": imap.imap_seconds,
+                                                       "options": {"expires": imap.imap_seconds * 0.9}}
     if embedded(config):
         folder = Path(config.get("PBEM_QUEUE_DIR") or "instance/celery").resolve()
         for sub in ("queue", "control", "results"):

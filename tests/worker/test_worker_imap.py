@@ -1,0 +1,90 @@
+"""The IMAP poll on a schedule: beat runs `pbem.imap_poll` every PBEM_IMAP_SECONDS when a
+mailbox is configured, a real worker polls a real (Dovecot) server and the mail becomes orders
+through the queue; two polls never run at once."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
+
+from gateway_helpers import compose  # noqa: E402
+from imap_server import Dovecot, dovecot, dovecot_server  # noqa: E402,F401 - fixtures
+from pbem.mail.gateway import seat_reply_address  # noqa: E402
+from pbem.mail.models import InboundMessage  # noqa: E402
+from pbem.mail.settings import load  # noqa: E402
+from pbem.models import OrderLogEntry  # noqa: E402
+from pbem.services.queue import IMAP_POLL_TASK, QUEUE, celery_settings, producer  # noqa: E402
+from pbem.services.state import game_state  # noqa: E402
+from service_helpers import make_game  # noqa: E402
+from worker_helpers import wait_until  # noqa: E402
+
+ANA = "ana@example.org"
+
+
+def _mail_for_ana(session: Any, stack: Any, make_user: Any, server: Dovecot) -> dict[str, Any]:
+    """A game where Ana owes a card, and her order mail delivered into the mailbox."""
+    ana = make_user(session, ANA, "Ana")
+    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    address = seat_reply_address(session, seat, load(stack.config))
+    session.commit()
+    order = f"card {game_state(session, game).view(seat.tribe)['me']['power_left'][0]}"
+    server.append(compose(ANA, address, order)[0])
+    return {"game_id": game.id, "seat": seat.tribe, "order": order}
+
+
+def _ana_orders(session: Any, mail: dict[str, Any]) -> list[str]:
+    session.expire_all()
+    return list(session.scalars(select(OrderLogEntry.text).where(
+        OrderLogEntry.game_id == mail["game_id"], OrderLogEntry.seat == mail["seat"])))
+
+
+def _env(server: Dovecot, **extra: str) -> dict[str, str]:
+    return {name: str(value) for name, value in {**server.settings(), **extra}.items()}
+
+
+def test_beat_polls_only_when_a_mailbox_is_configured(stack: Any, dovecot: Dovecot) -> None:
+    assert "pbem-imap-poll" not in celery_settings(stack.config)["beat_schedule"]
+    entry = celery_settings({**stack.config, **dovecot.settings(), "PBEM_IMAP_SECONDS": "15"})["beat_schedule"][
+        "pbem-imap-poll"]
+    assert entry["task"] == IMAP_POLL_TASK and entry["schedule"] == 15.0
+    assert celery_settings({**stack.config, **dovecot.settings()})["beat_schedule"]["pbem-imap-poll"][
+        "schedule"] == 60.0
+
+
+def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack: Any, workers: Any,
+                                                            make_user: Any, dovecot: Dovecot) -> None:
+    mail = _mail_for_ana(session, stack, make_user, dovecot)
+
+    workers.start(concurrency=2, beat=True, **_env(dovecot, PBEM_IMAP_SECONDS="0.5"))
+
+    wait_until(lambda: _ana_orders(session, mail), 40, "beat's poll to turn Ana's mail into her order")
+    assert _ana_orders(session, mail) == [mail["order"]]
+    rows = list(session.scalars(select(InboundMessage)))
+    assert [(r.channel, r.status, r.reason) for r in rows] == [("imap", "processed", "ok")]
+    assert dovecot.flags() == [{r"\Seen"}]
+
+
+def test_two_polls_never_run_at_once(session: Any, stack: Any, workers: Any, make_user: Any,
+                                     dovecot: Dovecot) -> None:
+    mail = _mail_for_ana(session, stack, make_user, dovecot)
+    workers.start(concurrency=1, **_env(dovecot))
+    celery = producer(stack.app)
+    lock = stack.redis.lock(f"{stack.prefix}pbem:lock:imap-poll", timeout=30)
+    assert lock.acquire(blocking=False)  # a poll is running (elsewhere)
+    try:
+        busy = celery.send_task(IMAP_POLL_TASK, queue=QUEUE, ignore_result=False).get(timeout=30)
+    finally:
+        lock.release()
+    assert busy == {"skipped": "another poll is running"}
+    assert dovecot.flags() == [set()] and session.scalar(select(InboundMessage.id)) is None
+
+    free = celery.send_task(IMAP_POLL_TASK, queue=QUEUE, ignore_result=False).get(timeout=30)
+
+    assert len(free["stored"]) == 1
+    wait_until(lambda: _ana_orders(session, mail), 30, "the stored mail to be processed")
+    assert _ana_orders(session, mail) == [mail["order"]]
