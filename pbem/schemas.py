@@ -208,3 +208,9 @@ class VacationSchema(Schema):
 
 class VacationListSchema(Schema):
     vacations = fields.List(fields.Nested(VacationSchema))
+
+
+class ReplyAddressSchema(Schema):
+    address = fields.Str(required=True, metadata={
+        "description": "your seat's reply address for orders by mail (docs/email.md); keep it to yourself",
+        "example": "orders+ti2uwkce53qv44r6zau2upfqwq@pbem.example"})

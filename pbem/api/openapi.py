@@ -9,14 +9,15 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
-                          ReceiptSchema, TakeoverSchema, VacationCreateSchema, VacationListSchema, VacationSchema)
+                          ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
+                          VacationListSchema, VacationSchema)
 
 SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
            "GameList": GameListSchema, "GameView": GameViewSchema, "History": HistorySchema,
            "Me": MeSchema, "Orders": OrdersSchema, "Receipt": ReceiptSchema,
            "Deadline": DeadlineSchema, "Extend": ExtendSchema, "Queue": QueueSchema, "QueueList": QueueListSchema,
            "Takeover": TakeoverSchema, "VacationCreate": VacationCreateSchema, "Vacation": VacationSchema,
-           "VacationList": VacationListSchema}
+           "VacationList": VacationListSchema, "ReplyAddress": ReplyAddressSchema}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
@@ -109,6 +110,14 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/games/{game_id}/queue/{number}", "delete", {
         "summary": "Cancel one queued turn", "security": BEARER, "parameters": [GAME_ID, NUMBER],
         "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404, 422)}}),
+    ("/api/games/{game_id}/reply-address", "get", {
+        "summary": "Your seat's reply address for orders by mail", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("ReplyAddress", "the address"), **_errors(401, 403, 404, 409)}}),
+    ("/api/games/{game_id}/reply-address", "post", {
+        "summary": "Replace your seat's reply address (it leaked)", "security": BEARER, "parameters": [GAME_ID],
+        "description": "The old address stops working at once (mail to it is refused, with one short "
+                       "answer a day); the new one is returned and mailed to you.",
+        "responses": {"200": _json("ReplyAddress", "the new address"), **_errors(401, 403, 404, 409)}}),
     ("/api/vacations", "get", {
         "summary": "Your vacations that have not ended", "security": BEARER,
         "responses": {"200": _json("VacationList", "soonest first"), **_errors(401)}}),

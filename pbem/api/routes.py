@@ -11,10 +11,12 @@ from pbem.api import api_bp
 from pbem.api.errors import error_response
 from pbem.describe import describe_all
 from pbem.extensions import db, limiter
+from pbem.mail import seat_address
 from pbem.models import User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
-                          ReceiptSchema, TakeoverSchema, VacationCreateSchema, VacationListSchema, VacationSchema)
+                          ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
+                          VacationListSchema, VacationSchema)
 from pbem.services import accounts, deadlines, lobby, play, turn_queue, vacations
 from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
 from pbem.services.state import game_state
@@ -196,6 +198,18 @@ def cancel_all_queued(game_id: int) -> Any:
 @api_bp.delete("/games/<int:game_id>/queue/<int:number>")
 def cancel_queued(game_id: int, number: int) -> Any:
     return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session, game_id, _user(), number)})
+
+
+# ---- the seat's reply address (docs/email.md) ---------------------------------------------------
+
+@api_bp.get("/games/<int:game_id>/reply-address")
+def reply_address(game_id: int) -> Any:
+    return ReplyAddressSchema().dump({"address": seat_address.current_address(db.session, game_id, _user())})
+
+
+@api_bp.post("/games/<int:game_id>/reply-address")
+def replace_reply_address(game_id: int) -> Any:
+    return ReplyAddressSchema().dump({"address": seat_address.replace_address(db.session, game_id, _user())})
 
 
 @api_bp.get("/vacations")

@@ -29,11 +29,12 @@ from pbem.mail import commands as cmd
 from pbem.mail import render
 from pbem.mail.extract import OrderTextError, order_lines
 from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, parse_message
-from pbem.mail.models import InboundMessage, SeatToken
+from pbem.mail.models import REASON_MAX, InboundMessage, SeatToken
 from pbem.mail.outbox import send_mail
 from pbem.mail.settings import MailSettings, load
 from pbem.mail.tokens import new_token, reply_address
 from pbem.models import EmailAddress, Game, OutboxMessage, PendingOrder, Seat, User, now
+from pbem.services import links
 from pbem.services.errors import ServiceError
 from pbem.services.locking import lock_game
 from pbem.services.state import game_state
@@ -42,8 +43,12 @@ log = logging.getLogger(__name__)
 
 CHANNELS = ("smtp", "webhook", "imap")
 PROCESS_LEASE = timedelta(minutes=5)  # a processor that died frees the message after this
-UNKNOWN_REPLY_EVERY = timedelta(days=1)
+UNKNOWN_REPLY_EVERY = timedelta(days=1)  # also the limit of the other short answers and notices
 REPLY_KIND, UNKNOWN_KIND = "reply", "mail-unknown"
+REPLACED_KIND, HELD_KIND = "mail-replaced", "mail-held"
+# The reason of a held message an operator released (pbem/mail/review.py): processing then
+# skips the DMARC check, and the final reason keeps the operator's name.
+RELEASED = "released by "
 INDENT = "    "
 
 
@@ -68,12 +73,11 @@ def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | No
 
 
 def replace_token(session: Session, game_id: int, tribe: str) -> str:
-    """Revoke the seat's token (leaked address) and make a new one; commits."""
+    """Revoke the seat's token (leaked address) and make a new one (the caller commits, with
+    the mail that tells the player: pbem/mail/seat_address.py)."""
     session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == tribe,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now()))
-    token = seat_token(session, game_id, tribe)
-    session.commit()
-    return token
+    return seat_token(session, game_id, tribe)
 
 
 # ---- receiving ----------------------------------------------------------------------------------
@@ -151,6 +155,8 @@ def _finish(session: Session, row: InboundMessage | None, status: str, reason: s
             **fields: Any) -> str:
     if row is None:
         return status
+    if reason and (row.reason or "").startswith(RELEASED):  # keep who released it
+        reason = f"{reason}; {row.reason}"[:REASON_MAX]
     row.status, row.reason, row.processed_at = status, reason, now()
     for name, value in fields.items():
         setattr(row, name, value)
@@ -181,6 +187,10 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
         if token else None
     if found is None:
+        if token and _replaced_for(session, token, sender):
+            _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
+                          "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
+            return _finish(session, row, InboundMessage.REJECTED, "replaced_token")
         _unknown_sender(session, mail, settings)
         return _finish(session, row, InboundMessage.REJECTED, "no_token" if not mail.tokens else "unknown_token")
     game = session.get(Game, found.game_id)
@@ -191,7 +201,9 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         return _finish(session, row, InboundMessage.REJECTED, "from_mismatch",
                        game_id=found.game_id, seat=found.seat)
     row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
-    if mail.dmarc == "fail":  # a trusted server says the From is forged: a person looks at it
+    released = (row.reason or "").startswith(RELEASED)
+    if mail.dmarc == "fail" and not released:  # a trusted server says the From is forged: an operator looks
+        _held_notice(session, game, user, settings)
         return _finish(session, row, InboundMessage.REVIEW, "dmarc_fail")
 
     # Claims are made under the game's lock, so replays racing each other are serialized:
@@ -237,18 +249,49 @@ def _confirmed(session: Session, user: User, sender: str) -> bool:
 
 def _unknown_sender(session: Session, mail: InboundMail, settings: MailSettings) -> None:
     """At most one short answer per address and day; it says nothing about any game."""
-    address = mail.from_address
+    _short_answer(session, mail, UNKNOWN_KIND,
+                  "Your mail could not be taken as orders: it was not sent to a seat's reply address from one of "
+                  "that player's confirmed addresses.\n\nReply to a turn mail from pbem from the address your "
+                  f"account uses, or play on {settings.base_url}/ (confirm more addresses on your profile).\n\n"
+                  "You will not get this answer again today.\n")
+
+
+def _sent_lately(session: Session, address: str, kind: str) -> bool:
     since = now() - UNKNOWN_REPLY_EVERY
-    if session.scalar(select(OutboxMessage.id).where(OutboxMessage.to_address == address,
-                                                     OutboxMessage.kind == UNKNOWN_KIND,
-                                                     OutboxMessage.created_at > since).limit(1)):
+    return session.scalar(select(OutboxMessage.id).where(OutboxMessage.to_address == address,
+                                                         OutboxMessage.kind == kind,
+                                                         OutboxMessage.created_at > since).limit(1)) is not None
+
+
+def _short_answer(session: Session, mail: InboundMail, kind: str, text: str) -> None:
+    """A reply of `kind` to the sender, at most one per address and day."""
+    if not _sent_lately(session, mail.from_address, kind):
+        send_mail(session, mail.from_address, _re(mail.subject or "your mail to pbem"), text, kind=kind,
+                  headers=_reply_headers(mail))
+
+
+def _replaced_for(session: Session, token: str, sender: str) -> bool:
+    """Whether `token` is a replaced reply address of a seat that `sender` still plays.
+    Anyone else writing to it learns nothing more than from any unknown address."""
+    old = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_not(None)))
+    game = session.get(Game, old.game_id) if old is not None else None
+    seat = next((s for s in game.seats if s.tribe == old.seat), None) if game is not None else None
+    return seat is not None and seat.user is not None and _confirmed(session, seat.user, sender)
+
+
+def _held_notice(session: Session, game: Game, user: User, settings: MailSettings) -> None:
+    """Tell the seat's player (at their own primary address, not the From, which may be
+    forged) that a mail in their name was held; never what it said.  One a day at most."""
+    address = user.primary_address
+    if address is None or _sent_lately(session, address, HELD_KIND):
         return
-    send_mail(session, address, _re(mail.subject or "your mail to pbem"),
-              "Your mail could not be taken as orders: it was not sent to a seat's reply address from one of "
-              "that player's confirmed addresses.\n\nReply to a turn mail from pbem from the address your "
-              f"account uses, or play on {settings.base_url}/ (confirm more addresses on your profile).\n\n"
-              "You will not get this answer again today.\n",
-              kind=UNKNOWN_KIND, headers=_reply_headers(mail))
+    send_mail(session, address, f"A mail in your name was held ({game.title}, game {game.id})",
+              f"A mail sent in your name to your reply address for {game.title} (game {game.id}) failed "
+              "the sender checks (DMARC) of our mail server, so it was held and nothing in it was "
+              "carried out. A site operator will look at it and either carry it out or discard it.\n\n"
+              "If you did not send it, someone may know your reply address: you can replace it on the "
+              f"game page, {links.game(settings.base_url, game.id)}\n\n"
+              "You will get at most one such notice a day.\n", kind=HELD_KIND)
 
 
 def _re(subject: str) -> str:

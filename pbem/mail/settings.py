@@ -45,6 +45,7 @@ class MailSettings:
     imap_password: str | None
     imap_folder: str
     imap_seconds: float = 60.0  # beat polls the mailbox this often (only with imap_host)
+    operators: frozenset[str] = frozenset()  # addresses of the accounts that review held mail
 
     @property
     def sender_address(self) -> str:
@@ -109,4 +110,6 @@ def load(config: Mapping[str, Any] | None = None) -> MailSettings:
         imap_password=_get(config, "PBEM_IMAP_PASSWORD"),
         imap_folder=str(_get(config, "PBEM_IMAP_FOLDER", "INBOX")),
         imap_seconds=float(_get(config, "PBEM_IMAP_SECONDS", 60)),
+        operators=frozenset(a.strip().lower() for a in str(_get(config, "PBEM_OPERATORS", "")).split(",")
+                            if a.strip()),
     )

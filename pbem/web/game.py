@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from engine.aztlan.board import TERRAIN_TYPES
 from pbem.describe import card_title, describe_all
 from pbem.extensions import db, limiter
+from pbem.mail import seat_address
 from pbem.models import Game, now
 from pbem.services import deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected
@@ -47,9 +48,12 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     timing = deadlines.deadline_info(db.session, game, user, now())
     queued = turn_queue.list_queue(db.session, game.id, user) if seen.seat is not None else []
     report_ages = reports.scored_ages(db.session, game) if seen.seat is not None else []
+    mine = seen.seat is not None and game.status == Game.ACTIVE
+    address = seat_address.current_address(db.session, game.id, user) if mine and user is not None else None
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions,
                            my_seat=seen.seat, card_title=card_title, terrain_types=TERRAIN_TYPES,
-                           timing=timing, queued=queued, report_ages=report_ages, **context, **extra), status
+                           timing=timing, queued=queued, report_ages=report_ages, reply_address=address,
+                           **context, **extra), status
 
 
 @bp.get("/<int:game_id>")

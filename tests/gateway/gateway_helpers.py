@@ -96,6 +96,14 @@ def send(port: int, raw: bytes, sender: str, to: str | list[str]) -> None:
         client.sendmail(sender, [to] if isinstance(to, str) else to, raw)
 
 
+def mail_and_wait(gateway: Any, sender: str, to: str, text: str, **kw: Any) -> str:
+    """Send one mail to the running gateway over SMTP and wait until it is processed; its Message-ID."""
+    raw, message_id = compose(sender, to, text, **kw)
+    send(gateway.port, raw, sender, to)
+    assert gateway.handler.wait_idle(30)
+    return message_id
+
+
 def body(message: Message) -> str:
     part = message.get_body(("plain",)) if hasattr(message, "get_body") else None
     payload = (part or message).get_payload(decode=True)
