@@ -59,6 +59,18 @@ class Decision:
         return {**self.public(), "options": self.options}
 
 
+@dataclass(frozen=True, slots=True)
+class Milestone:
+    """A phase of the game that has just been completed: `round` (Aztlán: the age) and the
+    `phase`'s name; `scored` when the phase ended with a scoring of the round (its results
+    are out).  The service mails a report after a scored milestone and may send a short
+    notice after the others."""
+
+    round: int
+    phase: str
+    scored: bool = False
+
+
 class GameState(Protocol):
     """A game in progress.  Mutable; `clone()` gives an independent copy.
 
@@ -76,6 +88,7 @@ class GameState(Protocol):
     def result(self) -> dict[str, Any]: ...
     def view(self, seat: str | None) -> dict[str, Any]: ...
     def order_log(self) -> list[str]: ...
+    def milestones(self) -> list[Milestone]: ...
     def clone(self) -> "GameState": ...
 
 

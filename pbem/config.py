@@ -15,6 +15,7 @@ DEFAULT_SQLITE = ROOT / "instance" / "pbem.sqlite3"
 DEV_SECRET = "pbem-development-only-secret-key"
 DEV_ENVS = ("development", "testing")
 ADVANCE_MODES = ("inline", "queue")
+REPORT_MAIL_MODES = ("queue", "inline", "off")
 DEFAULT_QUEUE_DIR = ROOT / "instance" / "celery"
 
 
@@ -82,11 +83,21 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PBEM_TICK_SECONDS": float(os.environ.get("PBEM_TICK_SECONDS", "30")),
         # The tick queues again the advance of a game whose orders waited this long for it.
         "PBEM_STALL_GRACE_SECONDS": float(os.environ.get("PBEM_STALL_GRACE_SECONDS", "60")),
+        # "queue", "inline" or "off"; default below, from PBEM_ADVANCE.
+        "PBEM_REPORT_MAIL": os.environ.get("PBEM_REPORT_MAIL") or None,
     }
     config.update(overrides)
     if config["PBEM_ADVANCE"] not in ADVANCE_MODES:
         raise RuntimeError(f"PBEM_ADVANCE must be one of {', '.join(ADVANCE_MODES)}, "
                            f"not {config['PBEM_ADVANCE']!r}")
+    if not config.get("PBEM_REPORT_MAIL"):
+        # Reports and notices by mail (docs/reports.md): rendered by a worker beside queued
+        # advances, in-process without one, never in the test suite unless a test asks.
+        testing = config.get("TESTING") or config["PBEM_ENV"] == "testing"
+        config["PBEM_REPORT_MAIL"] = "off" if testing else config["PBEM_ADVANCE"]
+    if config["PBEM_REPORT_MAIL"] not in REPORT_MAIL_MODES:
+        raise RuntimeError(f"PBEM_REPORT_MAIL must be one of {', '.join(REPORT_MAIL_MODES)}, "
+                           f"not {config['PBEM_REPORT_MAIL']!r}")
     if not config["SECRET_KEY"]:
         if config["PBEM_ENV"] not in DEV_ENVS:
             raise RuntimeError("SECRET_KEY is not set; set it in the environment "

@@ -307,3 +307,29 @@ class OutboxMessage(db.Model):
     kind: Mapped[str] = mapped_column(String(20))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+class ReportJob(db.Model):
+    """Reports or notices owed to a game's seats at one moment (pbem/services/report_mail.py).
+
+    Written in the advance's own transaction, so the job exists exactly when the phase it
+    announces was committed; a worker renders it per seat and sets `done_at`.  `seq` is the
+    order-log length at that moment; `turn_seats` are the seats that newly owed a decision
+    then and are told so in this job's mail instead of a separate turn mail."""
+
+    __tablename__ = "report_jobs"
+
+    REPORT, NOTICE = "report", "notice"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    age: Mapped[int]
+    phase: Mapped[str] = mapped_column(String(20))
+    seq: Mapped[int]
+    turn_seats: Mapped[list[str] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    tried_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(default=0)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+
+    __table_args__ = (UniqueConstraint("game_id", "kind", "age", "phase"),)

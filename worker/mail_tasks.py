@@ -4,8 +4,10 @@
   message is processed once, under a lease).
 - `pbem.deliver_mail(outbox_id)`: send one outbox row over SMTP; retried with exponential
   backoff; never sent twice (`outbox.sent_at`, and a lease while sending).
-- `pbem.mail_sweep`: what a lost message left behind: stored inbound mail nobody processed
-  and unsent outbox rows (for beat, e.g. every minute).
+- `pbem.render_reports(job_id)`: render a report job's mails (pbem/services/report_mail.py);
+  idempotent per seat (a mail's key is checked before rendering).
+- `pbem.mail_sweep`: what a lost message left behind: stored inbound mail nobody processed,
+  unsent outbox rows, and report jobs left undone (for beat, e.g. every minute).
 - `pbem.imap_poll`: poll the IMAP mailbox once (beat, every PBEM_IMAP_SECONDS, only when
   PBEM_IMAP_HOST is set); a lock keeps two polls from ever running at once.
 
@@ -19,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 
 from pbem.extensions import db
+from pbem.services import report_mail
 from pbem.mail import gateway
 from pbem.mail.delivery import DELIVER_TASK, DeliveryError, deliver, lost, send_delivery
 from pbem.mail.imap import ImapError, poll
@@ -46,16 +49,26 @@ def deliver_mail(self: Any, outbox_id: int) -> dict[str, Any]:
     return {"outbox": outbox_id, "outcome": deliver(db.session, outbox_id)}
 
 
+# Each seat's render is bounded to 30 s (pbem.reports.safety); a job holds up to four seats.
+@celery.task(name=report_mail.RENDER_TASK, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=8, soft_time_limit=150, time_limit=180)
+def render_reports(job_id: int) -> dict[str, Any]:
+    return report_mail.render_job(db.session, job_id)
+
+
 @celery.task(name=SWEEP_TASK)
 def mail_sweep() -> dict[str, Any]:
     stored = gateway.pending(db.session, limit=500)
     waiting = lost(db.session, limit=500)  # rows a retrying task owns are left to it
+    jobs = report_mail.stale_jobs(db.session, limit=500)
     db.session.rollback()
     for inbound_id in stored:
         process_inbound.apply_async(args=[inbound_id], queue=QUEUE)
     for outbox_id in waiting:
         send_delivery(outbox_id)
-    return {"inbound": len(stored), "outbox": len(waiting)}
+    for job_id in jobs:
+        report_mail.send_render(job_id)
+    return {"inbound": len(stored), "outbox": len(waiting), "report_jobs": len(jobs)}
 
 
 @celery.task(name=IMAP_POLL_TASK)

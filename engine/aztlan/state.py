@@ -22,7 +22,7 @@ from engine.aztlan.edition import Edition
 from engine.aztlan.options import Options
 from engine.aztlan.orders import (ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn,
                                   parse_orders, to_text)
-from engine.core import Decision, IllegalOrderError, NotYourDecisionError
+from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError
 
 CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
 PUBLIC = -1  # audience of an event every seat and spectator sees
@@ -132,6 +132,7 @@ class AztlanState:
         # (audience, kind, age, data); views turn them into dicts only when asked
         self.events: list[tuple[int, str, int, dict[str, Any]]] = []
         self.log: list[tuple[int, Order]] = []  # applied orders; text made on demand
+        self.completed: list[Milestone] = []  # the phases completed so far, oldest first
         self._start_age()
 
     # ---- the interface the service uses -------------------------------------------------
@@ -157,11 +158,16 @@ class AztlanState:
         """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""
         return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.log]
 
+    def milestones(self) -> list[Milestone]:
+        """The phases completed so far, in order: one order can complete several (the last
+        development turn may end development, conflicts and scoring at once)."""
+        return list(self.completed)
+
     def clone(self) -> "AztlanState":
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "log", "control"):
+                     "scoring_due", "age_scores", "events", "log", "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
         other.played = [list(cards) for cards in self.played]
@@ -388,6 +394,7 @@ class AztlanState:
         return sorted(range(self.n), key=lambda s: (-self.score[s], -self.height[s]))
 
     def _start_development(self) -> None:
+        self.completed.append(Milestone(self.age, CHOOSING))
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
@@ -476,6 +483,7 @@ class AztlanState:
         return self.control.index(people) if self.two_player else people
 
     def _start_conflicts(self) -> None:
+        self.completed.append(Milestone(self.age, DEVELOPMENT))
         self.phase = CONFLICT
         self.conflicts = {}
         self.stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
@@ -648,6 +656,7 @@ class AztlanState:
     # ---- scoring -------------------------------------------------------------------------
 
     def _start_scoring(self) -> None:
+        self.completed.append(Milestone(self.age, CONFLICT))
         self.phase = SCORING
         # Only seats with something to decide are asked; hand sizes and cards are public here.
         self.scoring_due = [s for s in self.order
@@ -747,6 +756,7 @@ class AztlanState:
             result["total"] = self.score[s]
             breakdown[self.seats[s]] = result
         self.age_scores.append(breakdown)
+        self.completed.append(Milestone(self.age, SCORING, scored=True))
         self._event(PUBLIC, "scores", scores=breakdown)
         if self.age == AGES:
             self._finish()

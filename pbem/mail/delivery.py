@@ -39,7 +39,7 @@ SMTP_TIMEOUT = 30.0
 # Notification kinds and the profile preference that turns them off (List-Unsubscribe).
 PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
                "deadline": "notify_turn", "queue-error": "notify_turn", "result": "notify_results",
-               "report": "notify_results", "invitation": "notify_invites"}
+               "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 
 
@@ -95,8 +95,26 @@ def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
     for name, value in headers.items():
         if name.lower() not in ("from", "to", "subject", "date", "message-id", "x-loop", "reply-to"):
             message[name] = value
-    message.set_content(row.body)
+    _set_body(session, message, row, extra)
     return message
+
+
+def _set_body(session: Session, message: EmailMessage, row: OutboxMessage, extra: MailDelivery | None) -> None:
+    """Plain text alone, or multipart/mixed [ multipart/related [ multipart/alternative
+    [text, html], inline pictures ], attachments ]; each level only when it has content."""
+    from pbem.mail.outbox import parts_of
+    message.set_content(row.body)
+    html = extra.html if extra is not None else None
+    if html is not None:
+        message.add_alternative(html, subtype="html")
+    # Inline pictures first: an attachment wraps everything before it in multipart/mixed.
+    for part in sorted(parts_of(session, row.id), key=lambda p: p.content_id is None or html is None):
+        maintype, subtype = part.content_type.split("/", 1)
+        if part.content_id is not None and html is not None:
+            message.add_related(part.data, maintype, subtype, cid=f"<{part.content_id}>",
+                                filename=part.filename, disposition="inline")
+        else:
+            message.add_attachment(part.data, maintype, subtype, filename=part.filename)
 
 
 # ---- sending --------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ TOKEN_MAX = 32  # tokens are 26 characters (pbem.mail.tokens)
 RECIPIENTS_MAX = 2000
 REASON_MAX = 200
 MESSAGE_ID_MAX = 255
+PART_NAME_MAX = 120
 
 
 class SeatToken(db.Model):
@@ -91,5 +92,23 @@ class MailDelivery(db.Model):
     attempts: Mapped[int] = mapped_column(default=0)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(Text)
+    html: Mapped[str | None] = mapped_column(Text)  # the HTML alternative of `outbox.body`, if any
+
+    message: Mapped[OutboxMessage] = relationship()
+
+
+class OutboxPart(db.Model):
+    """A file that goes with an outbox row: an inline picture (`content_id`, referred to as
+    cid:<content_id> by the HTML) or an attachment (no content_id)."""
+
+    __tablename__ = "outbox_parts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(default=0)
+    filename: Mapped[str] = mapped_column(String(PART_NAME_MAX))
+    content_type: Mapped[str] = mapped_column(String(100))
+    content_id: Mapped[str | None] = mapped_column(String(PART_NAME_MAX))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
     message: Mapped[OutboxMessage] = relationship()

@@ -3,8 +3,14 @@
 A message is a row in `outbox`, added to the caller's unit of work, so a mail exists
 exactly when the change that caused it was committed (a transactional outbox).  In
 development the outbox page lists the messages; issue 5 adds a worker that delivers them.
+
+A mail is plain text, or rich: an HTML alternative (`mail_delivery.html`) and files
+(`outbox_parts`): inline pictures the HTML names as cid:<content_id>, and attachments.
 """
 from __future__ import annotations
+
+import re
+from typing import NamedTuple, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -12,15 +18,29 @@ from sqlalchemy.orm import Session
 from pbem.models import OutboxMessage
 
 SUBJECT_MAX = 200
+_MIME_TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
+_CONTENT_ID = re.compile(r"[A-Za-z0-9._-]{1,120}")
+
+
+class MailPart(NamedTuple):
+    """A file sent with a mail: `content_id` set = an inline picture (cid:<content_id> in
+    the HTML), None = an attachment."""
+
+    filename: str
+    content_type: str
+    data: bytes
+    content_id: str | None = None
 
 
 def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
               reply_to: str | None = None, headers: dict[str, str] | None = None,
-              key: str | None = None) -> OutboxMessage:
+              key: str | None = None, html: str | None = None,
+              parts: Sequence[MailPart] = ()) -> OutboxMessage:
     """Queue a mail.  Optional (the email gateway, pbem/mail/delivery.py): `reply_to` (a
     seat's token address), extra `headers` (In-Reply-To, Auto-Submitted, ...), and `key`, an
     idempotency key such as "turn:<game>:<seq>:<seat>": a second mail with the same key is
-    not queued, the first one is returned."""
+    not queued, the first one is returned.  `html`: an HTML alternative of `body`; `parts`:
+    inline pictures and attachments (MailPart)."""
     # Headers cannot hold line breaks; a title with one would otherwise inject headers later.
     subject = " ".join(subject.split())[:SUBJECT_MAX]
     if key is not None:
@@ -28,16 +48,47 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
         existing = session.scalar(select(MailDelivery).where(MailDelivery.key == key))
         if existing is not None:
             return existing.message
+    parts = _checked(parts)
     message = OutboxMessage(to_address=to, subject=subject, body=body, kind=kind)
     session.add(message)
-    if reply_to is not None or headers or key is not None:
+    if reply_to is not None or headers or key is not None or html is not None or parts:
         from pbem.mail.models import MailDelivery
         clean = {name: " ".join(str(value).split()) for name, value in (headers or {}).items()}
         session.add(MailDelivery(message=message, key=key, reply_to=reply_to, headers=clean or None,
-                                 attempts=0))
+                                 attempts=0, html=html))
+    if parts:
+        _add_parts(session, message, parts)
     from pbem.mail.delivery import deliver_after_commit
     deliver_after_commit(session, message)
     return message
+
+
+def _checked(parts: Sequence[MailPart]) -> list[MailPart]:
+    """Parts with names fit for MIME headers; a ValueError (before anything is queued) if not."""
+    from pbem.mail.models import PART_NAME_MAX
+    checked = []
+    for part in parts:
+        filename = " ".join(str(part.filename).split())  # header parameters hold no line breaks
+        cid = part.content_id
+        if not filename or len(filename) > PART_NAME_MAX or not _MIME_TYPE.fullmatch(part.content_type) \
+                or (cid is not None and not _CONTENT_ID.fullmatch(cid)):
+            raise ValueError(f"a mail part needs a short file name, a MIME type and a plain content id, "
+                             f"not {part.filename!r}, {part.content_type!r}, {cid!r}")
+        checked.append(MailPart(filename, part.content_type, bytes(part.data), cid))
+    return checked
+
+
+def _add_parts(session: Session, message: OutboxMessage, parts: Sequence[MailPart]) -> None:
+    from pbem.mail.models import OutboxPart
+    for position, part in enumerate(parts):
+        session.add(OutboxPart(message=message, position=position, filename=part.filename,
+                               content_type=part.content_type, content_id=part.content_id, data=part.data))
+
+
+def parts_of(session: Session, outbox_id: int) -> list["OutboxPart"]:  # noqa: F821
+    from pbem.mail.models import OutboxPart
+    return list(session.scalars(select(OutboxPart).where(OutboxPart.outbox_id == outbox_id)
+                                .order_by(OutboxPart.position)))
 
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:

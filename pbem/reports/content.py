@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
 from engine.aztlan.cards import CARD_TITLES
-from engine.records import replay_steps
+from engine.records import replay, replay_steps
 from pbem.reports.safety import (MAX_EVENTS_PER_AGE, MAX_NAME, MAX_TITLE, clean_link, clean_text,
                                  format_deadline)
 
@@ -674,6 +674,19 @@ def reports_for_record(record: dict[str, Any], *, title: Any = "", tz: Any = "UT
             zone = tz.get(seat, "UTC") if isinstance(tz, Mapping) else tz
             yield seat, age, _age_context(state, seat, age, title=title, tz=zone,
                                           deadline=(deadlines or {}).get(age), names=names, links=links)
+
+
+def next_step(record: dict[str, Any], seat: str, *, title: Any = "", tz: Any = "UTC",
+              deadline: datetime | None = None, names: Mapping[str, Any] | None = None,
+              links: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The `next` section of a context as of the record's last order: what `seat` must do
+    then and by when.  A mail sent after an advance that went on past the phase its report
+    describes (bots played on) tells what is expected at the moment it is sent."""
+    state = replay(record)
+    if seat not in state.seats:
+        raise ReportError(f"no seat {seat!r} in this game")
+    game = _Game(state, title=title, names=names, links=links)
+    return _expected(game, state.view(seat), seat, format_deadline(deadline, tz))
 
 
 def phase_notice(record: dict[str, Any], seat: str, age: int, after: str, *, title: Any = "",

@@ -105,6 +105,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         return Advanced(version=game.version, finished=game.status == Game.FINISHED)
     state = game_state(session, game).clone()
     before = len(state.order_log())
+    milestones = len(state.milestones())  # the phases completed since get reports and notices
     seats = {seat.tribe: seat for seat in game.seats}
     queue = _pending(session, game.id)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
@@ -143,7 +144,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
                       f"{run.turn_errors[tribe]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", kind="queue-error")
     if lines or changes or newly_waiting:
-        notify_advanced(session, game, state, newly_waiting)
+        notify_advanced(session, game, state, newly_waiting, milestones)
     schedule(session, game, at or now(), state)
     key = cache_key(session, game)
     version, finished = game.version, state.is_over()

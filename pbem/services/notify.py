@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from pbem.mail.outbox import send_mail
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.services import links
+from pbem.services import links, report_mail
 
 WHAT = {"power": "choose your power card", "turn": "play your development turn",
         "conflict": "settle the conflicts you won", "reaction": "answer a battle declared against you",
@@ -38,9 +38,16 @@ def turn_subject(game: Game) -> str:
     return f"Your turn in {game.title} (game {game.id})"
 
 
-def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat]) -> None:
-    """Queue the mails an advance owes its players (called before the advance commits)."""
+def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat],
+                    milestones_before: int | None = None) -> None:
+    """Queue the mails an advance owes its players (called before the advance commits).
+    `milestones_before`: how many phases the game had completed before the advance; the
+    phases completed since get their reports and notices (pbem/services/report_mail.py)."""
     url = links.game(base_url(), game.id)
+    newly_waiting = list(newly_waiting)
+    # A report or notice of this moment tells these seats it is their turn: one mail, not two.
+    told = (report_mail.record_jobs(session, game, state, milestones_before, newly_waiting)
+            if milestones_before is not None else set())
     if state.is_over():
         _results(session, game, state, url)
         return
@@ -48,7 +55,7 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
     for seat in newly_waiting:
         user = seat.user
         address = user.primary_address if user is not None else None
-        if address is None or not user.notify_turn:
+        if address is None or not user.notify_turn or seat.tribe in told:
             continue
         subject = turn_subject(game)
         unsent = session.scalar(select(OutboxMessage.id).where(

@@ -1,0 +1,225 @@
+"""Reports and notices by mail (issue 6; docs/reports.md, "By mail").
+
+1. `record_jobs` (called by notify_advanced, inside the advance's transaction): for the
+   phases the advance completed (`state.milestones()`), a `report_jobs` row per scored
+   round (the last one is the final report) and at most one notice: the last phase's, and
+   none when a report of the same advance comes after it.  The last job of the moment also
+   carries the seats that newly owe a decision: their mail says so, instead of a separate
+   turn mail.  After the commit the job goes to the worker (`pbem.render_reports`) or, in
+   "inline" mode, is rendered at once in-process.
+2. `render_job(session, job_id)`: per seat whose person wants results mail, renders the
+   report (HTML with inline PNGs, text, PDF) or the notice within bounds and queues it with
+   an idempotency key, one transaction per seat: run twice, it sends each mail once, and a
+   seat that fails to render does not hold up the others.  The job is done when every seat
+   has its mail (or after MAX_ATTEMPTS runs).
+3. `stale_jobs`: jobs left undone (their task lost, their worker dead) for the mail sweep.
+
+Mode (PBEM_REPORT_MAIL): "queue", "inline" or "off" (nothing recorded, nothing sent).
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any, Iterable, Sequence
+
+from flask import current_app, has_app_context
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, scoped_session
+
+from engine.core import Milestone
+from pbem.mail.models import MailDelivery
+from pbem.mail.outbox import MailPart, send_mail
+from pbem.models import Game, ReportJob, Seat, now
+from pbem.reports import content
+from pbem.reports.render import render_report
+from pbem.reports.safety import bounded
+from pbem.services import links
+from pbem.services.state import log_lines, record
+
+log = logging.getLogger(__name__)
+
+RENDER_TASK = "pbem.render_reports"
+REDO_AFTER = timedelta(minutes=2)  # a job untouched this long lost its task or its worker
+MAX_ATTEMPTS = 3  # runs of a job with a seat that keeps failing, before it is given up
+PAGE_SIZE = "A4"  # no profile setting for the page size yet
+
+
+def mode() -> str:
+    """"queue", "inline" or "off"; outside an app context (scripts, direct service calls) off."""
+    if has_app_context():
+        return str(current_app.config.get("PBEM_REPORT_MAIL") or "off")
+    return "off"
+
+
+# ---- 1. recording jobs in the advance --------------------------------------------------------
+
+def plan(crossed: Sequence[Milestone]) -> list[tuple[str, int, str]]:
+    """(kind, round, phase) of the jobs one advance owes: a report per scored milestone, and
+    the last notice-worthy phase unless a report comes after it (the report supersedes it)."""
+    jobs = [(ReportJob.REPORT, m.round, m.phase) for m in crossed if m.scored]
+    last_report = max((i for i, m in enumerate(crossed) if m.scored), default=-1)
+    notices = [m for m in crossed[last_report + 1:] if not m.scored and m.phase in content.NOTICES]
+    if notices:
+        jobs.append((ReportJob.NOTICE, notices[-1].round, notices[-1].phase))
+    return jobs
+
+
+def wants_results(seat: Seat) -> str | None:
+    """The address a seat's reports go to: a person who has one and wants results mail."""
+    user = seat.user
+    if user is None or not user.notify_results or seat.tribe is None:
+        return None
+    return user.primary_address
+
+
+def record_jobs(session: Session, game: Game, state: Any, since: int, newly_waiting: Iterable[Seat]) -> set[str]:
+    """Add the jobs for the milestones after the first `since` of `state`; returns the seats
+    whose "your turn" the last job's mail carries (no separate turn mail for them)."""
+    if mode() == "off":
+        return set()
+    jobs = plan(state.milestones()[since:])
+    if not jobs:
+        return set()
+    told = sorted(seat.tribe for seat in newly_waiting if wants_results(seat) is not None)
+    seq = len(state.order_log())
+    rows = [ReportJob(game_id=game.id, kind=kind, age=age, phase=phase, seq=seq, attempts=0,
+                      turn_seats=told if i == len(jobs) - 1 else None)
+            for i, (kind, age, phase) in enumerate(jobs)]
+    session.add_all(rows)
+    _dispatch_after_commit(session, rows)
+    return set(told)
+
+
+def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
+    from pbem.services.queue import after_commit
+    if isinstance(session, scoped_session):
+        session = session()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    queued = mode() == "queue"
+    bind = session.get_bind()
+
+    def dispatch() -> None:
+        for row in rows:
+            if queued:
+                send_render(row.id, app=app)
+                continue
+            with app.app_context(), Session(bind) as own:  # inline: a session of its own
+                try:
+                    render_job(own, row.id)
+                except Exception:  # noqa: BLE001 - the advance stands; the sweep redoes the job
+                    log.exception("report job %s failed; the sweep will redo it", row.id)
+    after_commit(session, dispatch)
+
+
+def send_render(job_id: int, *, app: Any = None) -> None:
+    """Send `pbem.render_reports(job_id)`; a broker that is down loses nothing (the sweep)."""
+    try:
+        from pbem.services.queue import QUEUE, producer
+        producer(app).send_task(RENDER_TASK, args=[job_id], queue=QUEUE)
+    except Exception:  # noqa: BLE001
+        log.exception("could not queue report job %s; the sweep will", job_id)
+
+
+# ---- 2. rendering a job ------------------------------------------------------------------------
+
+def mail_key(job: ReportJob, tribe: str) -> str:
+    if job.kind == ReportJob.REPORT:
+        return f"report:{job.game_id}:{job.age}:{tribe}"
+    return f"notice:{job.game_id}:{job.age}:{job.phase}:{tribe}"
+
+
+def _sent(session: Session, key: str) -> bool:
+    return session.scalar(select(MailDelivery.outbox_id).where(MailDelivery.key == key)) is not None
+
+
+def render_job(session: Session, job_id: int) -> dict[str, Any]:
+    """Render and queue the job's mails, seat by seat; idempotent (keys), then mark it done."""
+    job = session.get(ReportJob, job_id, populate_existing=True)
+    if job is None or job.done_at is not None:
+        session.rollback()
+        return {"job": job_id, "already": True}
+    job.attempts += 1
+    job.tried_at = now()
+    session.commit()  # the sweep leaves a job alone while it is being worked on
+    game = session.get(Game, job.game_id)
+    assert game is not None  # the job goes with its game (ON DELETE CASCADE)
+    orders = log_lines(session, game.id)
+    moment = record(game, orders[:job.seq])
+    current = len(orders) == job.seq  # nobody has moved since: the game's deadline is this moment's
+    counts = {"sent": 0, "skipped": 0, "failed": 0}
+    for seat in sorted(game.seats, key=lambda s: s.position):
+        address = wants_results(seat)
+        if address is None:
+            continue
+        key = mail_key(job, seat.tribe)  # type: ignore[arg-type]
+        if _sent(session, key):  # checked before rendering: a second run costs nothing
+            counts["skipped"] += 1
+            continue
+        try:
+            mail = _render(game, job, seat, moment, game.deadline_at if current else None)
+        except Exception as error:  # noqa: BLE001 - one seat must not hold up the others
+            session.rollback()
+            # The class and the seat only: a message could quote the hand being rendered.
+            log.error("report job %s: the %s seat's mail failed to render (%s)", job.id, seat.tribe,
+                      type(error).__name__)
+            counts["failed"] += 1
+            continue
+        counts[_queue(session, job, seat, address, key, mail)] += 1
+    job = session.get(ReportJob, job_id, populate_existing=True)
+    if job is not None and (counts["failed"] == 0 or job.attempts >= MAX_ATTEMPTS):
+        job.done_at = now()
+    session.commit()
+    return {"job": job_id, **counts}
+
+
+def _render(game: Game, job: ReportJob, seat: Seat, moment: dict[str, Any], deadline: Any) -> dict[str, Any]:
+    """Subject, text, HTML and parts of one seat's mail."""
+    from pbem.services.notify import base_url  # notify imports this module
+    user = seat.user
+    assert user is not None and seat.tribe is not None
+    base = base_url()
+    facts: dict[str, Any] = {
+        "title": game.title, "names": {s.tribe: s.label for s in game.seats if s.tribe},
+        "tz": user.time_zone or "UTC", "deadline": deadline,
+        "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
+                  "settings": links.profile(base),
+                  **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"}
+                     if job.kind == ReportJob.REPORT else {})}}
+    report = job.kind == ReportJob.REPORT
+    with bounded():
+        context = (content.age_report(moment, seat.tribe, job.age, **facts) if report
+                   else content.phase_notice(moment, seat.tribe, job.age, job.phase, **facts))
+        # What is expected is told as of the moment the mail goes out, not of the phase's end.
+        context["next"] = content.next_step(moment, seat.tribe, **facts)
+        rendered = render_report(context, page_size=PAGE_SIZE, pdf=report, seconds=None, memory_mb=None)
+    subject = rendered.mail.subject
+    if seat.tribe in (job.turn_seats or ()) and context["next"]["yours"]:
+        subject = f"Your turn: {subject}"
+    parts = [MailPart(f"{name}.png", "image/png", png, name) for name, png in rendered.mail.images.items()]
+    if rendered.pdf is not None:
+        parts.append(MailPart(rendered.filename, "application/pdf", rendered.pdf))
+    return {"subject": subject, "text": rendered.mail.text, "html": rendered.mail.html, "parts": parts}
+
+
+def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str, mail: dict[str, Any]) -> str:
+    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+    send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],
+              parts=mail["parts"], reply_to=seat_reply_address(session, seat), key=key)
+    try:
+        session.commit()
+    except IntegrityError:  # another run of this job queued it meanwhile (the key is unique)
+        session.rollback()
+        return "skipped"
+    return "sent"
+
+
+# ---- 3. the sweep ------------------------------------------------------------------------------
+
+def stale_jobs(session: Session, older_than: timedelta = REDO_AFTER, limit: int = 100) -> list[int]:
+    """Undone jobs nobody has touched for `older_than`: their task or worker was lost."""
+    cutoff = now() - older_than
+    return list(session.scalars(select(ReportJob.id).where(
+        ReportJob.done_at.is_(None), func.coalesce(ReportJob.tried_at, ReportJob.created_at) < cutoff)
+        .order_by(ReportJob.id).limit(limit)))
+
