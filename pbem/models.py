@@ -5,10 +5,10 @@ rebuilt from those on demand (pbem/services/state.py caches it by version).
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pbem.extensions import db
@@ -52,6 +52,11 @@ class User(db.Model):
     notify_turn: Mapped[bool] = mapped_column(default=True)  # "your turn" mails
     notify_results: Mapped[bool] = mapped_column(default=True)  # age results and reports
     notify_invites: Mapped[bool] = mapped_column(default=True)
+    # Opponents' moves (pbem/services/moves_mail.py): "off", "each" (a mail per advance) or
+    # "digest" (one mail a day at digest_hour, local time; digest_on: the local day last done).
+    opponent_moves: Mapped[str] = mapped_column(String(8), default="digest", server_default="digest")
+    digest_hour: Mapped[int] = mapped_column(default=8, server_default="8")
+    digest_on: Mapped[date | None] = mapped_column(Date)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
     addresses: Mapped[list["EmailAddress"]] = relationship(
@@ -181,6 +186,8 @@ class Seat(db.Model):
     stand_in_reason: Mapped[str | None] = mapped_column(String(12))
     # The order-log length at which a queued turn failed: the queue waits for the seat's own order.
     queue_held_seq: Mapped[int | None] = mapped_column()
+    # How many of the seat's visible events (state.events_for) were mailed as opponents' moves.
+    events_reported: Mapped[int] = mapped_column(default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()

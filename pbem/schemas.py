@@ -147,6 +147,8 @@ class MeSchema(Schema):
     display_name = fields.Str(validate=validate.Length(1, NAME_MAX))
     time_zone = fields.Str()
     addresses = fields.List(fields.Nested(AddressSchema))
+    opponent_moves = fields.Str(metadata={"description": "mails about opponents' moves: digest, each or off"})
+    digest_hour = fields.Int(metadata={"description": "the daily digest's hour (0-23) in time_zone"})
 
 
 class GameListSchema(Schema):

@@ -39,7 +39,10 @@ SMTP_TIMEOUT = 30.0
 # Notification kinds and the profile preference that turns them off (List-Unsubscribe).
 PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
                "deadline": "notify_turn", "queue-error": "notify_turn", "result": "notify_results",
-               "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites"}
+               "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites",
+               "moves": "opponent_moves"}
+# What unsubscribing sets a preference to: False, or for opponents' moves (a choice) "off".
+UNSUBSCRIBED = {"opponent_moves": "off"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 
 
@@ -283,6 +286,6 @@ def unsubscribe(session: Session, settings: MailSettings, token: str) -> str | N
     user = session.get(User, found[0])
     if user is None:
         return None
-    setattr(user, found[1], False)
+    setattr(user, found[1], UNSUBSCRIBED.get(found[1], False))
     session.commit()
     return found[1]

@@ -19,6 +19,7 @@ from pbem.models import EMAIL_MAX, NAME_MAX, ApiToken, EmailAddress, EmailToken,
 from pbem.services import links
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.locking import unit_of_work
+from pbem.services.moves_mail import CHOICES
 
 LINK_LIFETIME = timedelta(minutes=15)
 API_TOKEN_PREFIX = "pbem_"
@@ -101,19 +102,34 @@ def get_user(session: Session, user_id: int | None) -> User | None:
 # ---- profile and addresses ----------------------------------------------------------------
 
 TIME_ZONES = frozenset(available_timezones())
+OPPONENT_MOVES = CHOICES  # for opponents' moves (pbem/services/moves_mail.py)
+
+
+def _hour(value: int | str) -> int:
+    """A digest hour, 0 to 23 (a form sends it as text)."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 23:
+        raise Invalid("the digest hour is a whole hour from 0 to 23")
+    return int(text)
 
 
 @unit_of_work
 def update_profile(session: Session, user: User, *, display_name: str, time_zone: str,
-                   notify_turn: bool, notify_results: bool, notify_invites: bool) -> User:
+                   notify_turn: bool, notify_results: bool, notify_invites: bool,
+                   opponent_moves: str | None = None, digest_hour: int | str | None = None) -> User:
+    """`opponent_moves` ("off", "each", "digest") and `digest_hour` (0-23, local): None keeps them."""
     name = " ".join((display_name or "").split())
     if not 1 <= len(name) <= NAME_MAX:
         raise Invalid(f"a display name has 1 to {NAME_MAX} characters")
     if time_zone not in TIME_ZONES:
         raise Invalid(f"unknown time zone {time_zone[:64]!r}; use a name such as Europe/Rome")
     ZoneInfo(time_zone)  # every name listed loads; this fails loudly if the tz data is broken
+    if opponent_moves is not None and opponent_moves not in OPPONENT_MOVES:
+        raise Invalid(f"opponents' moves: choose one of {', '.join(OPPONENT_MOVES)}")
+    hour = _hour(digest_hour) if digest_hour is not None else user.digest_hour
     user.display_name, user.time_zone = name, time_zone
     user.notify_turn, user.notify_results, user.notify_invites = notify_turn, notify_results, notify_invites
+    user.opponent_moves, user.digest_hour = opponent_moves or user.opponent_moves, hour
     session.commit()
     return user
 

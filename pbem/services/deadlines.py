@@ -19,6 +19,7 @@ overlap never both act on one deadline.  In order:
    one more window.  Either way it counts as a missed deadline; after `replace_after` in a
    row the seat is offered for takeover and a stand-in bot plays it until someone takes it.
 4. Reminders, each once per deadline, to the seats that have not acted.
+5. Daily digests of opponents' moves whose local hour has come (pbem/services/moves_mail.py).
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from pbem.services import links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
+from pbem.services.moves_mail import send_digests
 from pbem.services.notify import WHAT, base_url
 from pbem.services.schedule import (DECISION_NAMES, REMINDER_HOURS, claim_game, current_kind, iso_utc, log_event, mail_user,
                                     owing, passed_reminder, policy_of, schedule, when)
@@ -73,6 +75,7 @@ class TickReport:
     resumed: list[int] = field(default_factory=list)  # pauses ended by the cap
     scheduled: list[int] = field(default_factory=list)  # running games given their first deadline
     skipped: list[int] = field(default_factory=list)  # locked by someone else: next tick
+    digests: list[int] = field(default_factory=list)  # users sent their daily digest (moves_mail)
     failed: list[int] = field(default_factory=list)
 
 
@@ -108,6 +111,7 @@ def tick(session: Session, now: datetime) -> TickReport:
         if _reminder_due(deadline, decision_at, reminded, now) is not None:
             _each(session, game_id, report, lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
+    report.digests = send_digests(session, now)  # 5. opponents' moves, once a day per person
     return report
 
 

@@ -14,3 +14,7 @@ def confirm_address(base_url: str, token: str) -> str:
 
 def game(base_url: str, game_id: int) -> str:
     return f"{base_url}/games/{game_id}"
+
+
+def profile(base_url: str) -> str:
+    return f"{base_url}/profile"

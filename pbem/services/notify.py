@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from pbem.mail.outbox import send_mail
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.services import links, report_mail
+from pbem.services import links, moves_mail, report_mail
 
 WHAT = {"power": "choose your power card", "turn": "play your development turn",
         "conflict": "settle the conflicts you won", "reaction": "answer a battle declared against you",
@@ -44,6 +44,7 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
     `milestones_before`: how many phases the game had completed before the advance; the
     phases completed since get their reports and notices (pbem/services/report_mail.py)."""
     url = links.game(base_url(), game.id)
+    moves_mail.after_advance(session, game, state)  # opponents' moves, for "each" readers
     newly_waiting = list(newly_waiting)
     # A report or notice of this moment tells these seats it is their turn: one mail, not two.
     told = (report_mail.record_jobs(session, game, state, milestones_before, newly_waiting)
@@ -68,7 +69,8 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
         # Replies go to the seat's own token address; one mail per seat and decision.
         send_mail(session, address, subject,
                   f"{game.title}: it is your turn to {what}.\n\nOpen the game:\n{url}\n\n"
-                  f"Or reply to this mail with your orders, one per line (send HELP for help).\n",
+                  f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
+                  + moves_mail.since_last_turn(session, game, state, seat),
                   kind="turn", reply_to=seat_reply_address(session, seat),
                   key=f"turn:{game.id}:{len(state.order_log())}:{seat.tribe}")
 

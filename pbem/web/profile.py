@@ -6,17 +6,22 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request, url_for
 
 from pbem.extensions import db
+from pbem.mail import bounces
 from pbem.models import now
 from pbem.services import accounts, vacations
 from pbem.services.errors import Invalid
 from pbem.web import back, login_required, signed_in
 
 bp = Blueprint("profile", __name__, url_prefix="/profile")
+# The choices for opponents' moves, as the profile form offers them.
+MOVES_CHOICES = {"digest": "in one mail a day", "each": "in a mail after each of their moves",
+                  "off": "never"}
 
 
 def _page(status: int = 200, **extra: Any) -> Any:
     user = signed_in()
     return render_template("profile.html", user=user, tokens=accounts.api_tokens(db.session, user),
+                           opponent_moves=MOVES_CHOICES,
                            zones=sorted(accounts.TIME_ZONES), vacations=vacations.upcoming(db.session, user, now()),
                            vacation_caps=(vacations.MAX_LENGTH.days, vacations.YEAR_ALLOWANCE.days), **extra), status
 
@@ -35,7 +40,8 @@ def update() -> Any:
         accounts.update_profile(db.session, signed_in(), display_name=form.get("display_name", ""),
                                 time_zone=form.get("time_zone", ""),
                                 notify_turn="notify_turn" in form, notify_results="notify_results" in form,
-                                notify_invites="notify_invites" in form)
+                                notify_invites="notify_invites" in form,
+                                opponent_moves=form.get("opponent_moves"), digest_hour=form.get("digest_hour"))
     except Invalid as error:
         return _page(422, error=error.message)
     return back(url_for("profile.show"), "Profile saved.")
@@ -58,6 +64,14 @@ def add_address() -> Any:
 def remove_address(address_id: int) -> Any:
     accounts.remove_address(db.session, signed_in(), address_id)
     return back(url_for("profile.show"), "Address removed.")
+
+
+@bp.post("/addresses/<int:address_id>/works")
+@login_required
+def mail_works(address_id: int) -> Any:
+    """The owner of an address suppressed after bounces says mail to it works again."""
+    address = bounces.lift(db.session, signed_in(), address_id)
+    return back(url_for("profile.show"), f"Mail goes to {address.address} again.")
 
 
 @bp.post("/addresses/<int:address_id>/primary")

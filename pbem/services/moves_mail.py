@@ -1,0 +1,199 @@
+"""Opponents' moves by mail, as each person chooses (`User.opponent_moves`):
+
+- "each": after an advance, one short mail per game listing what happened since the last one;
+- "digest": once a day at `User.digest_hour` in the person's time zone, one mail for all
+  their active games; a "your turn" mail also carries what happened since the last news;
+- "off": nothing.
+
+What a seat is told comes from `state.events_for(seat)` only: the events that seat may see
+(so never another seat's power card before the reveal).  `Seat.events_reported` counts how
+many of those were mailed already; every mail moves it in the same transaction as the mail
+row, under a row lock, so nothing is told twice and nothing is skipped.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
+
+from pbem.describe import describe_all
+from pbem.mail.outbox import send_mail
+from pbem.models import Game, Seat, User
+from pbem.services import links
+from pbem.services.state import game_state
+from pbem.timezones import zone
+
+log = logging.getLogger(__name__)
+
+OFF, EACH, DIGEST = "off", "each", "digest"
+CHOICES = (OFF, EACH, DIGEST)
+KIND = "moves"  # the outbox kind of both mails (delivery.PREFERENCES: List-Unsubscribe)
+MAX_LINES = 30  # per game and mail; a longer backlog (a preference just switched on) is cut
+# Events that are the reader's own doing (with the reader's seat) or only for the reader.
+OWN = frozenset({"chosen", "turn", "tlatoani", "coexist", "battle", "draw", "deck-empty"})
+
+
+@dataclass
+class News:
+    seat: Seat
+    start: int  # the seat's cursor before
+    end: int  # after: every visible event so far
+    lines: list[str]
+
+
+def _names(game: Game) -> dict[str, str]:
+    return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
+
+
+def _is_news(event: dict[str, Any], tribe: str) -> bool:
+    kind = str(event.get("type", ""))
+    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == tribe))
+
+
+def news_lines(state: Any, tribe: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
+    """What `tribe`'s reader may be told of the events after its first `start` visible ones:
+    plain-text lines (at most MAX_LINES, the latest) and the new cursor."""
+    events = state.events_for(state.seats.index(tribe))
+    fresh = [e for e in events[start:] if _is_news(e, tribe)]
+    territories = {t.id: t.name for t in state.board.territories}
+    texts = describe_all(fresh, names, territories)
+    lines = [f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}" for e in texts]
+    if len(lines) > MAX_LINES:
+        lines = [f"  ({len(lines) - MAX_LINES} earlier events are on the game page)"] + lines[-MAX_LINES:]
+    return lines, len(events)
+
+
+def _news(game: Game, state: Any, seat: Seat, cursor: int) -> News:
+    lines, end = news_lines(state, seat.tribe or "", _names(game), cursor)
+    return News(seat, cursor, end, lines)
+
+
+def _locked_cursor(session: Session, seat: Seat, skip_locked: bool = False) -> int | None:
+    """The seat's cursor, its row locked for this transaction (None: someone else holds it)."""
+    query = select(Seat.events_reported).where(Seat.id == seat.id)
+    if session.get_bind().dialect.name != "sqlite":  # SQLite: the writer holds the database lock
+        query = query.with_for_update(skip_locked=skip_locked)
+    return session.scalar(query)
+
+
+def _move_cursor(session: Session, news: News) -> None:
+    session.execute(update(Seat).where(Seat.id == news.seat.id).values(events_reported=news.end)
+                    .execution_options(synchronize_session=False))
+
+
+def _claim(session: Session, game: Game, state: Any, seat: Seat) -> News:
+    """What is new for `seat`, its cursor moved past it (the caller mails it, same transaction)."""
+    news = _news(game, state, seat, _locked_cursor(session, seat) or 0)
+    _move_cursor(session, news)
+    return news
+
+
+def _wants(seat: Seat, choice: str) -> str | None:
+    """The seat person's address if they chose `choice` for opponents' moves."""
+    user = seat.user
+    if user is None or seat.tribe is None or seat.bot is not None or user.opponent_moves != choice:
+        return None
+    return user.primary_address
+
+
+def _footer(url: str) -> str:
+    return f"\nOpen the game:\n{url}\n"
+
+
+def after_advance(session: Session, game: Game, state: Any) -> None:
+    """Called by notify_advanced, before the advance commits: "each" mails."""
+    from pbem.services.notify import base_url  # notify calls this module
+    for seat in game.seats:
+        address = _wants(seat, EACH)
+        if address is None:
+            continue
+        news = _claim(session, game, state, seat)
+        if news.lines:
+            send_mail(session, address, f"{game.title}: your opponents moved (game {game.id})",
+                      f"{game.title} (game {game.id}), what happened:\n" + "\n".join(news.lines) + "\n"
+                      + _footer(links.game(base_url(), game.id)),
+                      kind=KIND, key=f"moves:{game.id}:{seat.tribe}:{news.start}-{news.end}")
+
+
+def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str:
+    """For a "your turn" mail to a digest reader: what happened since their last news ("" if
+    nothing); the cursor moves, so the next digest does not repeat it."""
+    if _wants(seat, DIGEST) is None:
+        return ""
+    news = _claim(session, game, state, seat)
+    return "\nSince your last news:\n" + "\n".join(news.lines) + "\n" if news.lines else ""
+
+
+# ---- the daily digest (run by the deadline tick) --------------------------------------------
+
+def digest_due(user: User, now: datetime) -> bool:
+    """The user wants a digest, today's (local) is not done, and its hour has come."""
+    local = now.astimezone(zone(user.time_zone))
+    return (user.opponent_moves == DIGEST and local.hour >= user.digest_hour
+            and (user.digest_on is None or user.digest_on < local.date()))
+
+
+def send_digests(session: Session, now: datetime) -> list[int]:
+    """Every digest due by `now` (aware UTC): the ids of the users mailed.  Each user in a
+    transaction of their own; a user whose rows another transaction holds waits for the
+    next tick.  Idempotent per user and local day."""
+    # A cheap superset: a local date is at most one day ahead of UTC's.
+    candidates = list(session.scalars(
+        select(User.id).where(User.opponent_moves == DIGEST,
+                              or_(User.digest_on.is_(None), User.digest_on <= now.date()),
+                              User.id.in_(select(Seat.user_id).join(Game).where(Game.status == Game.ACTIVE)))
+        .order_by(User.id)))
+    session.rollback()
+    mailed = []
+    for user_id in candidates:
+        try:
+            if _digest(session, user_id, now):
+                mailed.append(user_id)
+        except Exception:  # noqa: BLE001 - one user's failure must not stop the others
+            session.rollback()
+            log.exception("the digest of user %s failed", user_id)
+    return mailed
+
+
+def _lock_user(session: Session, user_id: int) -> User | None:
+    if session.get_bind().dialect.name == "sqlite":  # take the write lock first (locking.py)
+        session.execute(update(User).where(User.id == user_id).values(digest_hour=User.digest_hour))
+        return session.scalar(select(User).where(User.id == user_id).execution_options(populate_existing=True))
+    return session.scalar(select(User).where(User.id == user_id).with_for_update(skip_locked=True)
+                          .execution_options(populate_existing=True))
+
+
+def _digest(session: Session, user_id: int, now: datetime) -> bool:
+    from pbem.services.notify import base_url  # notify imports this module
+    user = _lock_user(session, user_id)
+    if user is None or not digest_due(user, now):
+        session.rollback()
+        return False
+    day = now.astimezone(zone(user.time_zone)).date()
+    seats = list(session.scalars(select(Seat).join(Game).where(Seat.user_id == user.id, Game.status == Game.ACTIVE,
+                                                                Seat.tribe.is_not(None)).order_by(Game.id)))
+    sections = []
+    for seat in seats:
+        cursor = _locked_cursor(session, seat, skip_locked=True)
+        if cursor is None:  # an advance of that game is telling this seat right now
+            session.rollback()
+            return False
+        news = _news(seat.game, game_state(session, seat.game), seat, cursor)
+        _move_cursor(session, news)
+        if news.lines:
+            sections.append(f"{seat.game.title} (game {seat.game.id}):\n" + "\n".join(news.lines)
+                            + "\n" + _footer(links.game(base_url(), seat.game.id)))
+    address = user.primary_address
+    if sections and address:
+        send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
+                  "What happened in your games since the last news:\n\n" + "\n".join(sections)
+                  + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
+                  f"change it on your profile:\n{links.profile(base_url())}\n",
+                  kind=KIND, key=f"digest:{user.id}:{day.isoformat()}")
+    user.digest_on = day
+    session.commit()
+    return bool(sections and address)
