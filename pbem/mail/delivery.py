@@ -108,15 +108,20 @@ def _set_body(session: Session, message: EmailMessage, row: OutboxMessage, extra
     from pbem.mail.outbox import parts_of
     message.set_content(row.body)
     html = extra.html if extra is not None else None
-    if html is not None:
-        message.add_alternative(html, subtype="html")
-    # Inline pictures first: an attachment wraps everything before it in multipart/mixed.
-    for part in sorted(parts_of(session, row.id), key=lambda p: p.content_id is None or html is None):
-        maintype, subtype = part.content_type.split("/", 1)
-        if part.content_id is not None and html is not None:
+    parts = parts_of(session, row.id)
+    inline = [part for part in parts if part.content_id is not None and html is not None]
+    if inline:  # related [ alternative [text, html], pictures ]
+        message.make_related()
+        message.get_payload()[0].add_alternative(html, subtype="html")
+        for part in inline:
+            maintype, subtype = part.content_type.split("/", 1)
             message.add_related(part.data, maintype, subtype, cid=f"<{part.content_id}>",
                                 filename=part.filename, disposition="inline")
-        else:
+    elif html is not None:
+        message.add_alternative(html, subtype="html")
+    for part in parts:  # the first attachment wraps all of the above in multipart/mixed
+        if part not in inline:
+            maintype, subtype = part.content_type.split("/", 1)
             message.add_attachment(part.data, maintype, subtype, filename=part.filename)
 
 

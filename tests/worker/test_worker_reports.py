@@ -1,0 +1,263 @@
+"""Reports and notices by mail (issue 6), rendered by real `celery worker` processes over Redis
+and PostgreSQL and delivered over SMTP to a real sink (tests/gateway's mail catcher)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import timedelta
+from email.message import Message
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
+
+from gateway_helpers import Sink  # noqa: E402
+from pbem.app import create_app  # noqa: E402
+from pbem.mail.models import MailDelivery  # noqa: E402
+from pbem.models import Game, OutboxMessage, ReportJob, now  # noqa: E402
+from pbem.reports import content  # noqa: E402
+from pbem.reports.render import subject as report_subject  # noqa: E402
+from pbem.services import accounts, lobby, play, report_mail  # noqa: E402
+from pbem.services.queue import QUEUE, producer  # noqa: E402
+from pbem.services.state import game_state, log_lines, record  # noqa: E402
+from pbem.testing import first_legal_order  # noqa: E402
+from service_helpers import make_game  # noqa: E402
+from worker_helpers import drive_by_api, four_player_game, wait_until  # noqa: E402
+
+REPORT_KIND = re.compile(r"the report of age (\d)|the final report")
+
+
+@pytest.fixture(scope="module")
+def sink() -> Iterator[Sink]:
+    server = Sink()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mail_env(sink: Sink) -> dict[str, str]:
+    """Worker settings: reports rendered by workers, mail over SMTP to the sink."""
+    sink.clear()
+    return {"PBEM_REPORT_MAIL": "queue", "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(sink.port),
+            "PBEM_SMTP_TLS": "off", "PBEM_MAIL_DOMAIN": "pbem.test"}
+
+
+@pytest.fixture
+def inline_app(stack: Any, app: Flask) -> Flask:
+    """One process, no worker: advances and report mails right after the commit; no SMTP,
+    so mails stay in the outbox."""
+    return create_app({**stack.config, "PBEM_ADVANCE": "inline", "PBEM_REPORT_MAIL": "inline",
+                       "PBEM_MAIL_DOMAIN": "pbem.test"})
+
+
+# ---- reading mail ------------------------------------------------------------------------------
+
+def parts(message: Message) -> dict[str, Any]:
+    found: dict[str, Any] = {"types": [], "cids": {}, "pdf": None, "html": None, "text": None}
+    for part in message.walk():
+        kind = part.get_content_type()
+        found["types"].append(kind)
+        if part["Content-ID"]:
+            found["cids"][part["Content-ID"].strip("<>")] = part.get_payload(decode=True)
+        if kind == "application/pdf":
+            found["pdf"] = part.get_payload(decode=True)
+        elif kind == "text/html":
+            found["html"] = part.get_content()
+        elif kind == "text/plain" and found["text"] is None:
+            found["text"] = part.get_content()
+    return found
+
+
+def hand_lines(text: str) -> list[str]:
+    """The reader's own cards, as the mail's plain text lists them."""
+    block = text.split("YOUR HAND\n", 1)[1]
+    lines = []
+    for line in block.splitlines():
+        if not line.startswith("  ") or line.startswith("  Power cards") or line.startswith("  Drawn"):
+            break
+        lines.append(line.strip())
+    return lines
+
+
+def expected_hand(context: dict[str, Any]) -> list[str]:
+    return [f"{h['count']} x {h['title']}: {h['help']}" for h in context["hand"]] or ["No prosperity card."]
+
+
+def pdf_pages(pdf: bytes, folder: Path) -> int:
+    path = folder / "report.pdf"
+    path.write_bytes(pdf)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))  # type: ignore[union-attr]
+
+
+def jobs_of(session: Session, game_id: int) -> list[ReportJob]:
+    session.expire_all()
+    rows = list(session.scalars(select(ReportJob).where(ReportJob.game_id == game_id).order_by(ReportJob.id)))
+    session.rollback()
+    return rows
+
+
+def person_and_bot_game(session: Session, make_user: Any, address: str) -> tuple[Game, Any]:
+    ana = make_user(session, address, "Ana")
+    game = make_game(session, ana, players=2, bots=("random",), seed=5, title="Duel")
+    return game, ana
+
+
+def play_person(session: Session, game: Game, user: Any, until: Any) -> None:
+    """Play the person's seat with first legal orders (advancing inline) until `until(state)`."""
+    seat = next(s for s in game.seats if s.user_id == user.id)
+    for _ in range(500):
+        session.expire_all()
+        state = game_state(session, session.get(Game, game.id))
+        if until(state):
+            return
+        mine = [d for d in state.decisions() if d.seat == seat.tribe]
+        assert mine, "the person owes nothing, yet the game waits"
+        play.submit_orders(session, seat, first_legal_order(mine[0].private()), channel="web", user_id=user.id)
+    raise AssertionError("the game did not get there")
+
+
+# ---- the whole game, four people, real workers ----------------------------------------------------
+
+def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, session, make_user, workers, sink,
+                                                                        mail_env, tmp_path):
+    workers.start(concurrency=4, **mail_env)
+    game_id, headers = four_player_game(session, make_user, tag="r")
+    drive_by_api(client, session, game_id, headers, timeout=240)
+    wait_until(lambda: all(j.done_at for j in jobs_of(session, game_id)), 300, "every report job to be done",
+               interval=0.2)
+    jobs = jobs_of(session, game_id)
+    assert sorted(j.age for j in jobs if j.kind == "report") == [1, 2, 3, 4, 5]
+    notices = [j for j in jobs if j.kind == "notice"]
+    assert notices  # at least the choosing of each age ends with nobody's report superseding it
+    game = session.get(Game, game_id)
+    full = record(game, log_lines(session, game_id))
+    names = {s.tribe: s.label for s in game.seats}
+    seats = {s.tribe: s.user.primary_address for s in game.seats}
+    session.rollback()
+    expected = len(jobs)
+
+    for tribe, address in seats.items():
+        mine = wait_until(lambda: len([m for m in sink.to(address) if "Aztlán" in m["Subject"]]) >= expected
+                          and [m for m in sink.to(address) if "Aztlán" in m["Subject"]], 120,
+                          f"{tribe}'s {expected} report and notice mails", interval=0.2)
+        assert len(mine) == expected  # each job once, none twice
+        reports = {}
+        for message in mine:
+            found = parts(message)
+            assert message["Reply-To"].startswith("orders+")
+            kind = REPORT_KIND.search(message["Subject"])
+            if kind is None:
+                assert found["pdf"] is None  # notices have no PDF
+                continue
+            age = int(kind.group(1) or 5)
+            reports[age] = message
+            assert found["types"][:3] == ["multipart/mixed", "multipart/related", "multipart/alternative"]
+            assert pdf_pages(found["pdf"], tmp_path) >= 1
+            cids = set(re.findall(r'cid:([A-Za-z0-9._-]+)', found["html"]))
+            assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
+            assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
+            # Its reader's hand, from the record, and so nobody else's.
+            context = content.age_report(full, tribe, age, names=names)
+            assert hand_lines(found["text"]) == expected_hand(context)
+        assert sorted(reports) == [1, 2, 3, 4, 5]
+        assert "the final report" in reports[5]["Subject"]
+        for job in notices:  # each notice names its reader's own hand too
+            context = content.phase_notice(full, tribe, job.age, job.phase, title=game.title, names=names)
+            message = next(m for m in mine if m["Subject"].endswith(report_subject(context)))
+            assert hand_lines(parts(message)["text"]) == expected_hand(context)
+    hands = {tribe: expected_hand(content.age_report(full, tribe, 2, names=names)) for tribe in seats}
+    assert len({tuple(h) for h in hands.values()}) > 1  # the hand check above tells seats apart
+
+
+# ---- run twice, lost, and one mail per moment ------------------------------------------------------
+
+def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack, session, make_user, workers,
+                                                                            sink, mail_env):
+    game, ana = person_and_bot_game(session, make_user, "ana@example.com")
+    play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
+    seq = len(log_lines(session, game.id))
+    # As an advance would have left them: one job just committed, one whose worker died.
+    fresh = ReportJob(game_id=game.id, kind="report", age=1, phase="scoring", seq=seq, attempts=0)
+    lost = ReportJob(game_id=game.id, kind="notice", age=1, phase="conflict", seq=seq, attempts=1,
+                     created_at=now() - timedelta(minutes=5), tried_at=now() - timedelta(minutes=3))
+    session.add_all([fresh, lost])
+    session.commit()
+    workers.start(concurrency=2, **mail_env)
+    sender = producer(stack.app)
+    for _ in range(2):  # delivered twice, at once
+        sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=QUEUE)
+    wait_until(lambda: jobs_of(session, game.id)[0].done_at, 120, "the job to be done", interval=0.1)
+    wait_until(lambda: sink.to("ana@example.com"), 60, "the report mail")
+    sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=QUEUE)  # and once more, later
+    assert jobs_of(session, game.id)[1].done_at is None  # nobody looks after the lost one...
+    sender.send_task("pbem.mail_sweep", queue=QUEUE)  # ...until the sweep
+    wait_until(lambda: jobs_of(session, game.id)[1].done_at, 120, "the sweep to redo the lost job", interval=0.1)
+    wait_until(lambda: len(sink.to("ana@example.com")) >= 2, 60, "the notice mail")
+    keys = [key for key in session.scalars(select(MailDelivery.key).where(MailDelivery.key.is_not(None)))
+            if key.startswith(("report:", "notice:"))]
+    session.rollback()
+    tribe = next(s.tribe for s in game.seats if s.user_id == ana.id)
+    assert sorted(keys) == sorted([f"report:{game.id}:1:{tribe}", f"notice:{game.id}:1:conflict:{tribe}"])
+    subjects = [m["Subject"] for m in sink.to("ana@example.com")]
+    assert len(subjects) == 2 and sum("the report of age 1" in s for s in subjects) == 1
+
+
+def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wants_reports: bool
+                  ) -> tuple[Any, list[OutboxMessage]]:
+    """Two people choose their cards, the one who plays first in development choosing first,
+    so the last choice makes that person newly owe a decision; the mails that last advance
+    queued for them (report mails on, inline)."""
+    ana, bo = make_user(session, "ana@example.com", "Ana"), make_user(session, "bo@example.com", "Bo")
+    game = make_game(session, ana, players=2, bots=(), invites=["bo@example.com"], seed=5, title="Duel")
+    lobby.join_game(session, game.id, bo)
+    session.expire_all()
+    game = session.get(Game, game.id)
+    state = game_state(session, game)
+    by_tribe = {s.tribe: s for s in game.seats}
+    first = by_tribe[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
+    second = next(s for s in game.seats if s is not first)
+    if not first_wants_reports:
+        accounts.update_profile(session, first.user, display_name="First", time_zone="UTC", notify_turn=True,
+                                notify_results=False, notify_invites=True)
+    for seat in (first, second):
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        before = session.scalar(select(func.max(OutboxMessage.id))) or 0
+        # As if delivered: an unsent turn mail of the same game is never repeated (notify.py).
+        session.execute(update(OutboxMessage).values(sent_at=now()))
+        session.commit()
+        with inline_app.app_context():
+            play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web",
+                               user_id=seat.user_id)
+    rows = list(session.scalars(select(OutboxMessage).where(
+        OutboxMessage.id > before, OutboxMessage.to_address == first.user.primary_address)))
+    session.rollback()
+    return first, rows
+
+
+def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user, inline_app):
+    _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
+    assert [row.kind for row in rows] == ["notice"]  # not a notice and a turn mail
+    notice = rows[0]
+    assert notice.subject.startswith("Your turn: ")
+    assert "It is your development turn" in notice.body
+    with inline_app.app_context():
+        from pbem.mail.delivery import build
+        from pbem.mail.settings import load
+        mime = build(session, notice, session.get(MailDelivery, notice.id), load())
+        session.rollback()
+    types = [part.get_content_type() for part in mime.walk()]
+    assert types[:4] == ["multipart/related", "multipart/alternative", "text/plain", "text/html"]
+    assert "application/pdf" not in types and "image/png" in types
+
+
+def test_without_report_mail_the_turn_mail_comes_as_before(session, make_user, inline_app):
+    _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=False)
+    assert [row.kind for row in rows] == ["turn"]
