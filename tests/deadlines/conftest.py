@@ -41,3 +41,15 @@ def backend_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         service.db.engine.dispose()
     if request.param == "postgresql":
         service.drop_postgres_schema(schema)
+
+
+@pytest.fixture
+def ana(session):
+    from deadline_helpers import make_user
+    return make_user(session, "ana@example.com", "Ana")
+
+
+@pytest.fixture
+def bo(session):
+    from deadline_helpers import make_user
+    return make_user(session, "bo@example.com", "Bo")

@@ -21,22 +21,12 @@ from pbem.services import accounts, advance, play
 from pbem.services.errors import Invalid
 from pbem.services.schedule import DECISION_NAMES
 from pbem.services.state import game_state
-from deadline_helpers import HOUR, fresh, mails, make_user, owes, pending, play_own, tick, two_humans
+from deadline_helpers import HOUR, fresh, mails, owes, pending, play_own, tick, two_humans
 from service_helpers import submit, web_sign_in
 
 NO_DEADLINES = {kind: None for kind in DECISION_NAMES}  # only the digest acts on the clock here
 PARIS = ZoneInfo("Europe/Paris")
 RECAP = "Since your last news:"
-
-
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
-
-
-@pytest.fixture
-def bo(session):
-    return make_user(session, "bo@example.com", "Bo")
 
 
 def prefer(session, user, moves, *, zone="UTC", hour=8, turn_mails=True):
