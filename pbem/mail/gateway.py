@@ -30,7 +30,8 @@ from pbem.mail import render
 from pbem.mail.extract import OrderTextError, order_lines
 from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, parse_message
 from pbem.mail.models import REASON_MAX, InboundMessage, SeatToken
-from pbem.mail.outbox import send_mail
+from pbem.mail.outbox import MailPart, send_mail
+from pbem.mail.picture import board_picture, reply_html
 from pbem.mail.settings import MailSettings, load
 from pbem.mail.tokens import new_token, reply_address
 from pbem.models import EmailAddress, Game, OutboxMessage, PendingOrder, Seat, User, now
@@ -126,6 +127,7 @@ class _Context:
     seat: Seat
     user: User
     done: list[str] = field(default_factory=list)  # reply sections of what was carried out
+    parts: list[MailPart] = field(default_factory=list)  # pictures for the reply (BOARD)
 
 
 def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
@@ -447,6 +449,8 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
                 PendingOrder.game_id == game.id, PendingOrder.seat == c.seat.tribe).order_by(PendingOrder.id)))
             return render.status(game, view, c.user, mine)
         if isinstance(item, cmd.Board):
+            if not c.parts and (part := board_picture(state.board, view)) is not None:
+                c.parts.append(part)
             return render.board(game, state, view)
         if isinstance(item, cmd.Hand):
             return render.hand(view)
@@ -524,5 +528,6 @@ def _reply(session: Session, c: _Context, text: str) -> None:
         reply_to = seat_reply_address(session, seat, c.settings)
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
     send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", kind=REPLY_KIND,
-              reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}")
+              reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}",
+              html=reply_html(text.rstrip(), c.parts), parts=c.parts)
     # Committed by _finish, together with the message's final status.
