@@ -76,3 +76,23 @@ def test_an_age_not_scored_yet_has_no_report(app, client, scored_game):
     assert client.get(f"/games/{scored_game}/reports/1.pdf?size=A3").status_code == 422
     with app.app_context():
         assert db.session.get(Game, scored_game).status == Game.ACTIVE
+
+
+def test_a_finished_game_lists_every_age_and_the_final_report(app, client):
+    with app.app_context():
+        ana = make_user(db.session, "ana@example.com", "Ana")
+        game = make_game(db.session, ana, seed=5, title="Archive")
+        for _ in range(400):
+            view = play.game_view(db.session, game, ana).view
+            if view["phase"] == "over":
+                break
+            play.submit_for_user(db.session, game.id, ana, first_legal_order(view["me"]["decisions"][0]),
+                                 channel="api")
+        game_id = game.id
+    web_sign_in(client, app, "ana@example.com")
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    for age in range(1, 6):
+        assert f"/games/{game_id}/reports/{age}.pdf" in page
+    assert "Final report" in page and "/reports/6.pdf" not in page
+    final = client.get(f"/games/{game_id}/reports/5.pdf")
+    assert final.status_code == 200 and final.data.startswith(b"%PDF")
