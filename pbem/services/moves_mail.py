@@ -141,12 +141,13 @@ def send_digests(session: Session, now: datetime) -> list[int]:
     """Every digest due by `now` (aware UTC): the ids of the users mailed.  Each user in a
     transaction of their own; a user whose rows another transaction holds waits for the
     next tick.  Idempotent per user and local day."""
-    # A cheap superset: a local date is at most one day ahead of UTC's.
-    candidates = list(session.scalars(
-        select(User.id).where(User.opponent_moves == DIGEST,
-                              or_(User.digest_on.is_(None), User.digest_on <= now.date()),
-                              User.id.in_(select(Seat.user_id).join(Game).where(Game.status == Game.ACTIVE)))
-        .order_by(User.id)))
+    # A superset from the database (a local date is at most one day ahead of UTC's), then
+    # the exact test, so only users whose digest is due are locked (and again tested).
+    candidates = [user.id for user in session.scalars(
+        select(User).where(User.opponent_moves == DIGEST,
+                           or_(User.digest_on.is_(None), User.digest_on <= now.date()),
+                           User.id.in_(select(Seat.user_id).join(Game).where(Game.status == Game.ACTIVE)))
+        .order_by(User.id)) if digest_due(user, now)]
     session.rollback()
     mailed = []
     for user_id in candidates:

@@ -11,17 +11,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from pbem.describe import describe_all
 from pbem.mail.delivery import build
 from pbem.mail.models import MailDelivery
 from pbem.mail.settings import load
-from pbem.models import OutboxMessage, User
+from pbem.models import OutboxMessage, Seat, User
 from pbem.services import accounts, advance, play
 from pbem.services.errors import Invalid
 from pbem.services.schedule import DECISION_NAMES
 from pbem.services.state import game_state
-from deadline_helpers import HOUR, fresh, mails, owes, pending, play_own, tick, two_humans
+from deadline_helpers import HOUR, SECOND, fresh, mails, owes, pending, play_own, tick, two_humans
 from service_helpers import submit, web_sign_in
 
 NO_DEADLINES = {kind: None for kind in DECISION_NAMES}  # only the digest acts on the clock here
@@ -180,6 +181,24 @@ def test_the_digest_hour_is_the_readers_local_hour(session, ana, bo):
     assert nine_pm.hour == 12  # 21:00 in Tokyo is noon UTC
     assert tick(session, nine_pm - timedelta(seconds=30)).digests == []
     assert tick(session, nine_pm).digests == [ana.id]
+
+
+def test_a_digest_waits_while_an_advance_holds_the_readers_seat_on_postgresql(session, ana, bo):
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite has one write lock: a second writer waits instead of skipping")
+    prefer(session, ana, "digest", hour=8, turn_mails=False)
+    prefer(session, bo, "off")
+    game = game_of(session, ana, bo)
+    play_rounds(session, game, [ana, bo], 3)
+    eight = next_local(ZoneInfo("UTC"), 8)
+    seat = next(s for s in fresh(session, game).seats if s.user_id == ana.id)
+    with Session(session.get_bind()) as holder:
+        holder.execute(update(Seat).where(Seat.id == seat.id).values(events_reported=Seat.events_reported))
+        assert tick(session, eight).digests == []  # skipped, not waited for: no deadlock
+        holder.rollback()
+    assert moves_mails(session, ana) == []
+    assert tick(session, eight + SECOND).digests == [ana.id]
+    assert told(session, ana) == expected(session, game, ana)
 
 
 def test_a_turn_mail_tells_what_happened_since_and_the_digest_does_not_repeat_it(session, ana, bo):
