@@ -80,6 +80,14 @@ class EmailAddress(db.Model):
     address: Mapped[str] = mapped_column(String(EMAIL_MAX), unique=True)
     is_primary: Mapped[bool] = mapped_column(default=False)
     confirmed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    # Bounces (pbem/mail/bounces.py): no mail goes to a suppressed address until its owner
+    # says it works again on the profile page.
+    bounce_count: Mapped[int] = mapped_column(default=0, server_default="0")  # hard, since it last worked
+    soft_bounce_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    last_bounce_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_bounce_reason: Mapped[str | None] = mapped_column(String(200))
+    suppressed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    suppressed_reason: Mapped[str | None] = mapped_column(String(200))
 
     user: Mapped[User] = relationship(back_populates="addresses")
 

@@ -27,6 +27,7 @@ from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, scoped_session
 
+from pbem.mail import bounces
 from pbem.mail.models import MailDelivery
 from pbem.mail.settings import MailSettings, load
 from pbem.models import EmailAddress, OutboxMessage, User, now
@@ -171,19 +172,24 @@ def _smtp(settings: MailSettings) -> smtplib.SMTP:
 
 def deliver(session: Session, outbox_id: int, settings: MailSettings | None = None) -> str:
     """Send one outbox row: "sent", "already" (sent before, or another sender holds it) or
-    "unconfigured" (no SMTP: it stays in the outbox).  Raises DeliveryError to be retried."""
+    "unconfigured" (no SMTP: it stays in the outbox) or "withheld" (its recipient is suppressed
+    after bounces: never sent).  Raises DeliveryError to be retried."""
     settings = settings or load()
     if not settings.smtp_host:
         return "unconfigured"
     row = _claim(session, outbox_id)
     if row is None:
         return "already"
+    dead = None if row.kind in bounces.EXEMPT_KINDS else bounces.suppressed(session, row.to_address)
+    if dead is not None:
+        return _withhold(session, outbox_id, dead)
     extra = session.get(MailDelivery, outbox_id)
     message = build(session, row, extra, settings)
+    envelope = bounces.bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
     session.rollback()  # no transaction held open across the network
     try:
         with _smtp(settings) as client:
-            client.send_message(message, from_addr=settings.sender_address, to_addrs=[row.to_address])
+            client.send_message(message, from_addr=envelope, to_addrs=[row.to_address])
     except (smtplib.SMTPException, OSError) as error:
         session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id)
                         .values(claimed_at=None, last_error=f"{type(error).__name__}: {error}"[:1000]))
@@ -196,8 +202,19 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     return "sent"
 
 
+def _withhold(session: Session, outbox_id: int, address: EmailAddress) -> str:
+    """The recipient is suppressed (bounces): the row is never sent nor retried, and says why."""
+    reason = f"not sent: {address.address} is suppressed after bounces ({address.suppressed_reason})"
+    session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id)
+                    .values(claimed_at=None, withheld_at=now(), last_error=reason[:1000]))
+    session.commit()
+    return "withheld"
+
+
 def unsent(session: Session, limit: int = 100) -> list[int]:
-    return list(session.scalars(select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None))
+    withheld = select(MailDelivery.outbox_id).where(MailDelivery.withheld_at.is_not(None))
+    return list(session.scalars(select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None),
+                                                               OutboxMessage.id.not_in(withheld))
                                 .order_by(OutboxMessage.id).limit(limit)))
 
 

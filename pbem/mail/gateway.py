@@ -25,6 +25,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pbem.mail import bounces
 from pbem.mail import commands as cmd
 from pbem.mail import render
 from pbem.mail.extract import OrderTextError, order_lines
@@ -175,6 +176,9 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         return _finish(session, row, InboundMessage.REJECTED, error.reason)
     sender = mail.from_address.lower()
     row.from_address, row.message_id, row.digest = sender[:254], mail.message_id[:255], content_key(mail)
+    if bounces.addressed(mail, settings):  # a report on a mail we sent: recorded, never answered
+        return _finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED,
+                       bounces.handle(session, row.raw, mail, settings))
     if mail.automated:  # never answered: auto-replies, bounces, lists, loops
         reason = ("loop" if mail.loop else "bounce" if mail.bounce else "auto-submitted" if mail.auto_submitted
                   else "bulk")

@@ -92,6 +92,8 @@ class MailDelivery(db.Model):
     attempts: Mapped[int] = mapped_column(default=0)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(Text)
+    bounce: Mapped[str | None] = mapped_column(String(4))  # "soft" or "hard": the worst bounce reported
+    withheld_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # never sent: recipient suppressed
     html: Mapped[str | None] = mapped_column(Text)  # the HTML alternative of `outbox.body`, if any
 
     message: Mapped[OutboxMessage] = relationship()

@@ -20,21 +20,12 @@ from pbem.mail.imap import ImapError, poll, poll_once
 from pbem.mail.inbound import MAX_BYTES
 from pbem.mail.settings import MailSettings, load
 from pbem.models import OrderLogEntry, OutboxMessage
-from pbem.services.state import game_state
-from service_helpers import make_game, make_user
-
-ANA = "ana@example.org"
+from seat_game import ANA, ana_game
 
 
 @pytest.fixture
 def table(app: Any, session: Session) -> dict[str, Any]:
-    ana = make_user(session, ANA, "Ana")
-    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
-    seat = next(s for s in game.seats if s.user_id == ana.id)
-    address = gateway.seat_reply_address(session, seat, load(app.config))
-    session.commit()
-    card = game_state(session, game).view(seat.tribe)["me"]["power_left"][0]
-    return {"game_id": game.id, "seat": seat.tribe, "address": address, "order": f"card {card}"}
+    return ana_game(session, app.config)
 
 
 def _settings(app: Any, server: Dovecot, **overrides: Any) -> MailSettings:

@@ -13,28 +13,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
 
 from gateway_helpers import compose  # noqa: E402
 from imap_server import Dovecot, dovecot, dovecot_server  # noqa: E402,F401 - fixtures
-from pbem.mail.gateway import seat_reply_address  # noqa: E402
 from pbem.mail.models import InboundMessage  # noqa: E402
-from pbem.mail.settings import load  # noqa: E402
 from pbem.models import OrderLogEntry  # noqa: E402
 from pbem.services.queue import IMAP_POLL_TASK, QUEUE, celery_settings, producer  # noqa: E402
-from pbem.services.state import game_state  # noqa: E402
-from service_helpers import make_game  # noqa: E402
+from seat_game import ANA, ana_game  # noqa: E402
 from worker_helpers import wait_until  # noqa: E402
 
-ANA = "ana@example.org"
 
-
-def _mail_for_ana(session: Any, stack: Any, make_user: Any, server: Dovecot) -> dict[str, Any]:
+def _mail_for_ana(session: Any, stack: Any, server: Dovecot) -> dict[str, Any]:
     """A game where Ana owes a card, and her order mail delivered into the mailbox."""
-    ana = make_user(session, ANA, "Ana")
-    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
-    seat = next(s for s in game.seats if s.user_id == ana.id)
-    address = seat_reply_address(session, seat, load(stack.config))
-    session.commit()
-    order = f"card {game_state(session, game).view(seat.tribe)['me']['power_left'][0]}"
-    server.append(compose(ANA, address, order)[0])
-    return {"game_id": game.id, "seat": seat.tribe, "order": order}
+    mail = ana_game(session, stack.config)
+    server.append(compose(ANA, mail["address"], mail["order"])[0])
+    return mail
 
 
 def _ana_orders(session: Any, mail: dict[str, Any]) -> list[str]:
@@ -57,8 +47,8 @@ def test_beat_polls_only_when_a_mailbox_is_configured(stack: Any, dovecot: Dovec
 
 
 def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack: Any, workers: Any,
-                                                            make_user: Any, dovecot: Dovecot) -> None:
-    mail = _mail_for_ana(session, stack, make_user, dovecot)
+                                                            dovecot: Dovecot) -> None:
+    mail = _mail_for_ana(session, stack, dovecot)
 
     workers.start(concurrency=2, beat=True, **_env(dovecot, PBEM_IMAP_SECONDS="0.5"))
 
@@ -69,9 +59,9 @@ def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack:
     assert dovecot.flags() == [{r"\Seen"}]
 
 
-def test_two_polls_never_run_at_once(session: Any, stack: Any, workers: Any, make_user: Any,
+def test_two_polls_never_run_at_once(session: Any, stack: Any, workers: Any,
                                      dovecot: Dovecot) -> None:
-    mail = _mail_for_ana(session, stack, make_user, dovecot)
+    mail = _mail_for_ana(session, stack, dovecot)
     workers.start(concurrency=1, **_env(dovecot))
     celery = producer(stack.app)
     lock = stack.redis.lock(f"{stack.prefix}pbem:lock:imap-poll", timeout=30)

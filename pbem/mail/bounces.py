@@ -1,0 +1,260 @@
+"""Bounces: delivery failures that come back, and addresses we stop mailing.
+
+Every mail leaves with a VERP envelope sender, `bounces+<outbox id>.<signature>@<domain>`
+(`bounce_address`); the signature is an HMAC of the row and its recipient under SECRET_KEY, so
+a bounce names exactly the mail that failed and nobody can invent one for a row or an address.
+The gateway hands every inbound mail to such an address to `handle` before any seat-token
+handling, whichever channel brought it, and never answers it.
+
+What counts (docs/email.md, "Bounces"):
+- a DSN (multipart/report; report-type=delivery-status): Status 5.x.x (or Action: failed) is
+  hard, 4.x.x (Action: delayed) soft; a non-standard failure notice (a mailer daemon, the
+  original attached) is read for the same codes in its text, and without any code it is hard;
+- a hard bounce saying the mailbox does not exist (`DEAD_MAILBOX`) suppresses the address at
+  once, other hard bounces after `HARD_LIMIT`; soft bounces are only counted;
+- one mail counts once (its worst bounce), so a replayed or repeated report adds nothing;
+- a forged report (bad signature, unknown row) changes nothing.
+
+A suppressed address gets no mail (delivery withholds it) until its owner says on the profile
+page that it works again (`lift`).  When every address of a player is suppressed, the hosts
+of their running games get one mail each.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from email.message import Message
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbem.mail.inbound import InboundMail, parse_structure
+from pbem.mail.models import MailDelivery
+from pbem.mail.outbox import send_mail
+from pbem.mail.settings import MailSettings
+from pbem.models import EmailAddress, Game, OutboxMessage, Seat, User, now
+from pbem.services import links
+from pbem.services.errors import NotFound
+
+LOCAL_PART = "bounces"
+HARD, SOFT = "hard", "soft"
+HARD_LIMIT = 3  # hard bounces (each a different mail) before an address is suppressed
+# Enhanced status codes (RFC 3463) that say the address itself is gone: bad mailbox, bad
+# domain, bad syntax, moved, no MX (RFC 7505), disabled account.
+DEAD_MAILBOX = frozenset({"5.1.1", "5.1.2", "5.1.3", "5.1.6", "5.1.10", "5.2.1"})
+# Mail a person asked for this very minute: without it nobody could sign in to lift a suppression.
+EXEMPT_KINDS = frozenset({"signin", "confirm"})
+NOTICE_KIND = "undeliverable"
+REASON_MAX = 200
+_MAC_CHARS = 24  # 15 bytes of HMAC-SHA256 in lower-case base32 (case-proof, like reply tokens)
+_ENHANCED = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
+_BASIC = re.compile(r"(?:^|[\s:(])([45])\d\d(?=[\s-])")
+_DELAYED = re.compile(r"delay|will (?:be )?retr|temporar|deferred|try again later", re.I)
+
+
+# ---- the envelope sender ----------------------------------------------------------------------
+
+def _signature(settings: MailSettings, outbox_id: int, to_address: str) -> str:
+    digest = hmac.new(f"pbem-bounce:{settings.secret_key}".encode(),
+                      f"{outbox_id}:{to_address.lower()}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:15]).decode("ascii").lower()
+
+
+def bounce_address(settings: MailSettings, outbox_id: int, to_address: str) -> str:
+    """The envelope sender (MAIL FROM) of outbox row `outbox_id`."""
+    return f"{LOCAL_PART}+{outbox_id}.{_signature(settings, outbox_id, to_address)}@{settings.domain}"
+
+
+def _parts(address: str, domain: str) -> tuple[int, str] | None:
+    match = re.fullmatch(rf"{LOCAL_PART}\+(\d{{1,18}})\.([a-z2-7]{{{_MAC_CHARS}}})@(.+)", address.strip().lower())
+    if match is None or match.group(3) != domain.lower():
+        return None
+    return int(match.group(1)), match.group(2)
+
+
+def addressed(mail: InboundMail, settings: MailSettings) -> bool:
+    """Is this mail sent to one of our bounce addresses (valid or not)?"""
+    return any(r.lower().startswith(LOCAL_PART + "+") and r.lower().endswith("@" + settings.domain.lower())
+               for r in mail.recipients)
+
+
+def _bounced_row(session: Session, mail: InboundMail, settings: MailSettings) -> OutboxMessage | None:
+    for recipient in mail.recipients:
+        parts = _parts(recipient, settings.domain)
+        if parts is None:
+            continue
+        row = session.get(OutboxMessage, parts[0])
+        if row is not None and hmac.compare_digest(parts[1], _signature(settings, row.id, row.to_address)):
+            return row
+    return None
+
+
+# ---- reading a report (pure) --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Report:
+    kind: str  # HARD or SOFT
+    status: str | None  # the enhanced status code, "5.1.1"
+    reason: str  # one line for people: status and the remote server's words
+
+
+def read_report(message: Message, *, from_daemon: bool) -> Report | None:
+    """What a bounce says; None if the mail is no failure report (a vacation reply, a
+    "delivered" notice, a person writing to the address).  `from_daemon`: the inbound core
+    saw a bounce (null sender, MAILER-DAEMON, X-Failed-Recipients)."""
+    if message.get_content_type() == "multipart/report" and \
+            (message.get_param("report-type") or "").lower() == "delivery-status":
+        return _dsn(message)
+    if not from_daemon:
+        return None
+    text = _notice_text(message)
+    if not text.strip():
+        return None
+    found = _status_in(text)
+    if found is not None:
+        return Report(HARD if found[0] == "5" else SOFT, found if "." in found else None, _line(text, found))
+    if _DELAYED.search(text):
+        return Report(SOFT, None, _first_line(text))
+    return Report(HARD, None, _first_line(text))
+
+
+def _dsn(message: Message) -> Report | None:
+    fields = next((part for part in message.walk() if part.get_content_type() in
+                   ("message/delivery-status", "message/global-delivery-status")), None)
+    if fields is None:
+        return None
+    blocks = fields.get_payload()
+    if not isinstance(blocks, list):  # unparsed: read the field lines ourselves
+        blocks = [parse_structure(block.encode("utf-8", "replace"))
+                  for block in re.split(r"\r?\n\r?\n", str(blocks)) if block.strip()]
+    reports = []
+    for block in blocks[1:] if len(blocks) > 1 else blocks:  # the first block is per message
+        action = str(block.get("Action", "")).strip().lower()
+        status = str(block.get("Status", "")).strip().split()[0] if block.get("Status") else ""
+        diagnostic = " ".join(str(block.get("Diagnostic-Code", "")).split())
+        if action in ("delivered", "relayed", "expanded"):
+            continue
+        if status[:1] == "5" or action == "failed":
+            kind = HARD
+        elif status[:1] == "4" or action == "delayed":
+            kind = SOFT
+        else:
+            continue
+        reports.append(Report(kind, status or None, _clean(f"{status} {diagnostic}" if status else diagnostic)))
+    return next((r for r in reports if r.kind == HARD), reports[0] if reports else None)
+
+
+def _notice_text(message: Message) -> str:
+    """The daemon's own words: text parts outside the attached original."""
+    texts: list[str] = []
+    stack = [message]
+    while stack:
+        part = stack.pop(0)
+        if part.get_content_type() in ("message/rfc822", "text/rfc822-headers"):
+            continue  # the original mail: its words are the player's, not the daemon's
+        if part.is_multipart():
+            stack.extend(p for p in part.get_payload() if isinstance(p, Message))
+        elif part.get_content_maintype() == "text":
+            payload = part.get_payload(decode=True) or b""
+            texts.append(payload.decode(part.get_content_charset() or "utf-8", "replace")[:32768])
+    return "\n".join(texts)
+
+
+def _status_in(text: str) -> str | None:
+    enhanced = next((m.group(0) for m in _ENHANCED.finditer(text) if m.group(1) in "45"), None)
+    if enhanced:
+        return enhanced
+    basic = _BASIC.search(text)
+    return basic.group(1) if basic else None
+
+
+def _line(text: str, needle: str) -> str:
+    return _clean(next((line for line in text.splitlines() if needle in line), needle))
+
+
+def _first_line(text: str) -> str:
+    return _clean(next((line for line in text.splitlines() if line.strip()), "delivery failed"))
+
+
+def _clean(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:REASON_MAX]
+
+
+# ---- acting on it ---------------------------------------------------------------------------------
+
+def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettings) -> str:
+    """Record a bounce sent to one of our bounce addresses; the inbound reason to keep
+    (bounce_hard, bounce_soft, bounce_repeat, bounce_forged, not_a_bounce, ...).  Commits."""
+    row = _bounced_row(session, mail, settings)
+    if row is None:
+        return "bounce_forged"
+    report = read_report(parse_structure(raw), from_daemon=mail.bounce)
+    if report is None:
+        return "not_a_bounce"
+    delivery = session.get(MailDelivery, row.id, with_for_update=True)
+    if delivery is None:  # every sent row has one; a row never tried cannot have bounced
+        return "bounce_unsent"
+    if delivery.bounce == HARD or (delivery.bounce == SOFT and report.kind == SOFT):
+        return "bounce_repeat"  # this mail was counted already
+    delivery.bounce = report.kind
+    address = session.scalar(select(EmailAddress).where(EmailAddress.address == row.to_address.lower())
+                             .with_for_update())
+    if address is None:  # an invitation to someone without an account
+        session.commit()
+        return f"bounce_{report.kind}"
+    moment = now()
+    address.last_bounce_at, address.last_bounce_reason = moment, report.reason
+    if report.kind == SOFT:
+        address.soft_bounce_count += 1
+    else:
+        address.bounce_count += 1
+        if address.suppressed_at is None and (report.status in DEAD_MAILBOX or address.bounce_count >= HARD_LIMIT):
+            address.suppressed_at = moment
+            address.suppressed_reason = _clean(
+                f"the mailbox does not exist: {report.reason}" if report.status in DEAD_MAILBOX
+                else f"{address.bounce_count} mails bounced; the last: {report.reason}")
+            _tell_hosts(session, address, settings)
+    session.commit()
+    return f"bounce_{report.kind}"
+
+
+def suppressed(session: Session, address: str) -> EmailAddress | None:
+    """The address's row if no mail may go to it."""
+    return session.scalar(select(EmailAddress).where(EmailAddress.address == address.lower(),
+                                                     EmailAddress.suppressed_at.is_not(None)))
+
+
+def lift(session: Session, user: User, address_id: int) -> EmailAddress:
+    """The owner says mail to the address works again: mail goes to it from now on (the
+    mail withheld meanwhile stays unsent; it is stale by then).  Commits."""
+    address = session.get(EmailAddress, address_id)
+    if address is None or address.user_id != user.id:
+        raise NotFound("no such address on your account")
+    address.suppressed_at = address.suppressed_reason = None
+    address.bounce_count = address.soft_bounce_count = 0
+    session.commit()
+    return address
+
+
+def _tell_hosts(session: Session, address: EmailAddress, settings: MailSettings) -> None:
+    """Every address of the player is suppressed now: one mail to the host of each of
+    their running games (not the address or the reason: those are the player's own)."""
+    user = address.user
+    if any(a.suppressed_at is None for a in user.addresses if a is not address):
+        return
+    games = session.execute(select(Game, Seat.tribe).join(Seat, Seat.game_id == Game.id).where(
+        Seat.user_id == user.id, Game.status == Game.ACTIVE).order_by(Game.id))
+    for game, tribe in games:
+        host = session.get(User, game.created_by) if game.created_by else None
+        if host is None or host.id == user.id or host.primary_address is None:
+            continue
+        send_mail(session, host.primary_address, f"{game.title}: mail to {user.display_name} bounces",
+                  f"pbem can no longer deliver mail to {user.display_name} ({tribe}) in {game.title} "
+                  f"(game {game.id}): their mail server refuses it, so pbem has stopped mailing them.\n\n"
+                  f"They still see the game on the web, and mail resumes once they confirm on their "
+                  f"profile that their mail works again. You may want to reach them another way, or "
+                  f"extend the deadline.\n\n{links.game(settings.base_url, game.id)}\n",
+                  kind=NOTICE_KIND, key=f"{NOTICE_KIND}:{game.id}:{user.id}:{address.suppressed_at:%Y%m%d%H%M%S%f}")
