@@ -7,7 +7,6 @@ from flask import Blueprint, current_app, render_template, request, url_for
 
 from pbem.extensions import db
 from pbem.mail import bounces
-from pbem.mail import bounces
 from pbem.models import now
 from pbem.services import accounts, vacations
 from pbem.services.errors import Invalid
@@ -65,14 +64,6 @@ def add_address() -> Any:
 def remove_address(address_id: int) -> Any:
     accounts.remove_address(db.session, signed_in(), address_id)
     return back(url_for("profile.show"), "Address removed.")
-
-
-@bp.post("/addresses/<int:address_id>/works")
-@login_required
-def mail_works(address_id: int) -> Any:
-    """The owner of an address suppressed after bounces says mail to it works again."""
-    address = bounces.lift(db.session, signed_in(), address_id)
-    return back(url_for("profile.show"), f"Mail goes to {address.address} again.")
 
 
 @bp.post("/addresses/<int:address_id>/works")
