@@ -10,27 +10,15 @@ from PIL import Image
 from sqlalchemy.orm import Session
 
 from gateway_helpers import body, mail_and_wait
-from pbem.mail.gateway import seat_reply_address
 from pbem.mail.picture import board_picture
-from pbem.mail.settings import load
 from pbem.models import Game
-from pbem.reports.render import MAIL_BOARD_WIDTH, rasteriser
+from pbem.reports.render import MAIL_BOARD_WIDTH
 from pbem.services.state import game_state
-from service_helpers import make_game, make_user
-
-ANA = "ana@example.org"
-
-needs_rsvg = pytest.mark.skipif(rasteriser() is None, reason="rsvg-convert (librsvg2-bin) is not installed")
-
+from seat_game import ANA, ana_game
 
 @pytest.fixture
 def table(app: Any, session: Session) -> dict[str, Any]:
-    ana = make_user(session, ANA, "Ana")
-    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
-    seat = next(s for s in game.seats if s.user_id == ana.id)
-    address = seat_reply_address(session, seat, load(app.config))
-    session.commit()
-    return {"game_id": game.id, "tribe": seat.tribe, "address": address}
+    return ana_game(session, app.config)
 
 
 def _reply(gateway: Any, sink: Any, to: str, text: str) -> Any:
@@ -39,9 +27,9 @@ def _reply(gateway: Any, sink: Any, to: str, text: str) -> Any:
     return replies[0]
 
 
-@needs_rsvg
 def test_the_board_reply_carries_the_seats_board_picture(table: dict[str, Any], session: Session,
                                                          gateway: Any, sink: Any) -> None:
+    """rsvg-convert draws it (.ci/run installs librsvg2-bin, as the report mails need)."""
     reply = _reply(gateway, sink, table["address"], "BOARD")
     assert "Score track:" in body(reply)
     html = reply.get_body(("html",)).get_content()
@@ -54,7 +42,7 @@ def test_the_board_reply_carries_the_seats_board_picture(table: dict[str, Any], 
     assert Image.open(BytesIO(png)).size[0] == MAIL_BOARD_WIDTH * 2
     # Drawn from Ana's seat's view, nothing else.
     state = game_state(session, session.get(Game, table["game_id"]))
-    expected = board_picture(state.board, state.view(table["tribe"]))
+    expected = board_picture(state.board, state.view(table["seat"]))
     assert expected is not None and png == expected.data
 
 
