@@ -323,6 +323,7 @@ class OutboxMessage(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
+
 class ReportJob(db.Model):
     """Reports or notices owed to a game's seats at one moment (pbem/services/report_mail.py).
 
