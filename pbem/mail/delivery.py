@@ -172,8 +172,8 @@ def _smtp(settings: MailSettings) -> smtplib.SMTP:
 
 def deliver(session: Session, outbox_id: int, settings: MailSettings | None = None) -> str:
     """Send one outbox row: "sent", "already" (sent before, or another sender holds it) or
-    "unconfigured" (no SMTP: it stays in the outbox) or "withheld" (its recipient is suppressed
-    after bounces: never sent).  Raises DeliveryError to be retried."""
+    "unconfigured" (no SMTP: it stays in the outbox) or "withheld" (never sent: its recipient is
+    suppressed after bounces, or a newer turn mail of the same game supersedes it).  Raises DeliveryError to be retried."""
     settings = settings or load()
     if not settings.smtp_host:
         return "unconfigured"
@@ -182,7 +182,11 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
         return "already"
     dead = None if row.kind in bounces.EXEMPT_KINDS else bounces.suppressed(session, row.to_address)
     if dead is not None:
-        return _withhold(session, outbox_id, dead)
+        return _withhold(session, outbox_id, f"not sent: {dead.address} is suppressed after bounces "
+                                             f"({dead.suppressed_reason})")
+    newer = _newer_turn_mail(session, row)
+    if newer is not None:
+        return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same game")
     extra = session.get(MailDelivery, outbox_id)
     message = build(session, row, extra, settings)
     envelope = bounces.bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
@@ -202,9 +206,18 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     return "sent"
 
 
-def _withhold(session: Session, outbox_id: int, address: EmailAddress) -> str:
-    """The recipient is suppressed (bounces): the row is never sent nor retried, and says why."""
-    reason = f"not sent: {address.address} is suppressed after bounces ({address.suppressed_reason})"
+def _newer_turn_mail(session: Session, row: OutboxMessage) -> int | None:
+    """A later "your turn" mail to the same person for the same game (same subject): after a
+    backlog (SMTP down, a slow queue) only the newest one is worth sending."""
+    if row.kind != "turn":
+        return None
+    return session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.to_address == row.to_address, OutboxMessage.kind == "turn",
+        OutboxMessage.subject == row.subject, OutboxMessage.id > row.id).limit(1))
+
+
+def _withhold(session: Session, outbox_id: int, reason: str) -> str:
+    """The row is never sent nor retried (a suppressed recipient, a superseded turn mail), and says why."""
     session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id)
                     .values(claimed_at=None, withheld_at=now(), last_error=reason[:1000]))
     session.commit()

@@ -129,12 +129,14 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         session.delete(row)
     waiting = set() if state.is_over() else {state.seats[s] for s in _waiting(state)}
     newly_waiting = []
+    # A seat that answered in this advance and owes again owes a new decision (the last to
+    # choose a power card may be the first to develop): it is told, though it never stopped waiting.
+    answered = {split_line(line)[0] for line in lines}
     for tribe, seat in seats.items():
         owes = tribe in waiting and seat.bot is None and seat.stand_in is None and not queue.get(tribe)
-        if seat.waiting != owes:
-            seat.waiting = owes
-            if owes:
-                newly_waiting.append(seat)
+        if owes and (not seat.waiting or tribe in answered):
+            newly_waiting.append(seat)
+        seat.waiting = owes
         if tribe in run.errors:
             seat.last_error = run.errors[tribe]
         if tribe in run.held:

@@ -1,8 +1,8 @@
 """What an advance tells the players: mails queued in the outbox, in the advance's own
 transaction, so a notification exists exactly when the change it announces was committed.
 
-- "turn": a person who newly owes a decision (and wants turn mails) is told which one.  An
-  unsent turn mail for the same game is not repeated: after a backlog nobody gets a flood.
+- "turn": a person who newly owes a decision (and wants turn mails) is told which one.  After
+  a backlog only the newest turn mail of a game goes out (delivery withholds the older ones).
 - "result": when the game ends, every person in it (who wants results) gets the result.
 
 Mails are built from public facts (the kind of decision, the published result), never from
@@ -15,11 +15,10 @@ import os
 from typing import Any, Iterable
 
 from flask import current_app, has_app_context
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.mail.outbox import send_mail
-from pbem.models import Game, OutboxMessage, Seat
+from pbem.models import Game, Seat
 from pbem.services import links, moves_mail, report_mail
 
 WHAT = {"power": "choose your power card", "turn": "play your development turn",
@@ -59,11 +58,6 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
         if address is None or not user.notify_turn or seat.tribe in told:
             continue
         subject = turn_subject(game)
-        unsent = session.scalar(select(OutboxMessage.id).where(
-            OutboxMessage.to_address == address, OutboxMessage.kind == "turn",
-            OutboxMessage.subject == subject, OutboxMessage.sent_at.is_(None)).limit(1))
-        if unsent is not None:
-            continue  # the last one has not even gone out yet
         what = WHAT.get(kinds.get(seat.tribe or "", ""), "decide")
         from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
         # Replies go to the seat's own token address; one mail per seat and decision.

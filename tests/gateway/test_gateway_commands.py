@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from gateway_helpers import WEBHOOK_SECRET, body, compose, inbound_rows, send, snapshot
 from pbem.mail.delivery import deliver, unsubscribe_token
 from pbem.mail.gateway import seat_reply_address
+from pbem.mail.models import MailDelivery
 from pbem.mail.outbox import send_mail
 from pbem.mail.settings import load
 from pbem.mail.webhook import signature
@@ -129,3 +130,26 @@ def test_delivery_is_idempotent_and_unsubscribe_works(app: Any, table: dict[str,
     assert client.post("/mail/unsubscribe/" + unsubscribe_token(load({"SECRET_KEY": "other"}), 1,
                                                                   "notify_turn")).status_code == 404
     assert session.scalar(select(OutboxMessage.sent_at).where(OutboxMessage.id == message.id)) is not None
+
+
+def test_after_a_backlog_only_the_newest_turn_mail_of_a_game_goes_out(app: Any, table: dict[str, Any],
+                                                                       session: Session, sink: Any) -> None:
+    settings = load(app.config)
+    stale = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Choose a card.", kind="turn",
+                      key="turn:901:1:serpent")
+    latest = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Develop.", kind="turn",
+                       key="turn:901:2:serpent")
+    elsewhere = send_mail(session, ANA, "Your turn in Other (game 902)", "Choose a card.", kind="turn",
+                          key="turn:902:1:serpent")
+    session.commit()
+    outcomes = [deliver(session, row.id, settings) for row in (stale, latest, elsewhere)]
+    assert outcomes[0] in ("withheld", "already")  # "already": delivered right at the commit
+    got = [(m["Subject"], body(m).strip()) for m in sink.to(ANA) if "(game 90" in m["Subject"]]
+    assert sorted(got) == [("Your turn in Backlog (game 901)", "Develop."),
+                           ("Your turn in Other (game 902)", "Choose a card.")]
+    session.expire_all()
+    held = session.get(MailDelivery, stale.id)
+    assert held.withheld_at is not None and f"outbox {latest.id}" in held.last_error
+    assert session.get(OutboxMessage, stale.id).sent_at is None
+    assert deliver(session, stale.id, settings) == "withheld"  # a retry decides the same way
+    assert len([m for m in sink.to(ANA) if "(game 901)" in m["Subject"]]) == 1

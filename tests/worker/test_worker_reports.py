@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
@@ -209,11 +209,11 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     assert len(subjects) == 2 and sum("the report of age 1" in s for s in subjects) == 1
 
 
-def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wants_reports: bool
-                  ) -> tuple[Any, list[OutboxMessage]]:
-    """Two people choose their cards, the one who plays first in development choosing first,
-    so the last choice makes that person newly owe a decision; the mails that last advance
-    queued for them (report mails on, inline)."""
+def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wants_reports: bool,
+                  first_chooses_last: bool = False) -> tuple[Any, list[OutboxMessage]]:
+    """Two people choose their cards; the last choice makes the one who plays first in
+    development owe a new decision (whether they chose first, or last and so never stopped
+    owing one); the mails that last advance queued for them (report mails on, inline)."""
     ana, bo = make_user(session, "ana@example.com", "Ana"), make_user(session, "bo@example.com", "Bo")
     game = make_game(session, ana, players=2, bots=(), invites=["bo@example.com"], seed=5, title="Duel")
     lobby.join_game(session, game.id, bo)
@@ -226,12 +226,9 @@ def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wan
     if not first_wants_reports:
         accounts.update_profile(session, first.user, display_name="First", time_zone="UTC", notify_turn=True,
                                 notify_results=False, notify_invites=True)
-    for seat in (first, second):
+    for seat in (second, first) if first_chooses_last else (first, second):
         decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
         before = session.scalar(select(func.max(OutboxMessage.id))) or 0
-        # As if delivered: an unsent turn mail of the same game is never repeated (notify.py).
-        session.execute(update(OutboxMessage).values(sent_at=now()))
-        session.commit()
         with inline_app.app_context():
             play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web",
                                user_id=seat.user_id)
@@ -260,3 +257,13 @@ def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user,
 def test_without_report_mail_the_turn_mail_comes_as_before(session, make_user, inline_app):
     _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=False)
     assert [row.kind for row in rows] == ["turn"]
+
+
+@pytest.mark.parametrize("wants_reports, kind", [(True, "notice"), (False, "turn")])
+def test_the_last_to_choose_who_develops_first_is_told_it_is_their_turn(session, make_user, inline_app,
+                                                                         wants_reports, kind):
+    # They owed the card choice and owe the development turn: waiting all along, yet a new decision.
+    _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=wants_reports,
+                            first_chooses_last=True)
+    assert [row.kind for row in rows] == [kind]
+    assert "development turn" in rows[0].body
