@@ -2,7 +2,7 @@
 import pytest
 
 from engine.aztlan.orders import (ChooseCard, LetTieStand, React, Resolve, Score, Turn, parse_line,
-                                  parse_orders, to_text)
+                                  to_text)
 from engine.core import ParseError
 from tests.boards import tiny_board
 
