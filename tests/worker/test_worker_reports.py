@@ -2,13 +2,14 @@
 and PostgreSQL and delivered over SMTP to a real sink (tests/gateway's mail catcher)."""
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
 from datetime import timedelta
 from email.message import Message
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from flask import Flask
@@ -124,13 +125,28 @@ def play_person(session: Session, game: Game, user: Any, until: Any) -> None:
     raise AssertionError("the game did not get there")
 
 
+def coexisting(seed: int) -> Callable[[dict[str, Any]], str]:
+    """First legal orders, but pawns go anywhere (so tribes meet) and a won conflict ends in
+    coexistence, which draws a prosperity card: hands differ from seat to seat, and a report
+    showing the wrong one would be caught."""
+    places = random.Random(seed)
+
+    def pick(decision: dict[str, Any]) -> str:
+        if decision["kind"] == "turn":
+            return f"place {places.choice(decision['options']['place'])}"
+        if decision["kind"] == "conflict" and decision["options"]["won"]:
+            return f"coexist {decision['options']['won'][0]}"
+        return first_legal_order(decision)
+    return pick
+
+
 # ---- the whole game, four people, real workers ----------------------------------------------------
 
 def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, session, make_user, workers, sink,
                                                                         mail_env, tmp_path):
     workers.start(concurrency=4, **mail_env)
     game_id, headers = four_player_game(session, make_user, tag="r")
-    drive_by_api(client, session, game_id, headers, timeout=240)
+    drive_by_api(client, session, game_id, headers, timeout=240, pick=coexisting(seed=1))
     wait_until(lambda: all(j.done_at for j in jobs_of(session, game_id)), 300, "every report job to be done",
                interval=0.2)
     jobs = jobs_of(session, game_id)
@@ -143,6 +159,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     seats = {s.tribe: s.user.primary_address for s in game.seats}
     session.rollback()
     expected = len(jobs)
+    held: set[str] = set()  # every hand line any report showed
 
     for tribe, address in seats.items():
         mine = wait_until(lambda: len([m for m in sink.to(address) if "Aztlán" in m["Subject"]]) >= expected
@@ -169,11 +186,13 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
                 context = content.age_report(full, tribe, age, names=names)
                 assert hand_lines(found["text"]) == expected_hand(context)
         assert sorted(reports) == [1, 2, 3, 4, 5]
+        held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))
         assert "the final report" in reports[5]["Subject"]
         for job in notices:  # each notice names its reader's own hand too
             context = content.phase_notice(full, tribe, job.age, job.phase, title=game.title, names=names)
             message = next(m for m in mine if m["Subject"].endswith(report_subject(context)))
             assert hand_lines(parts(message)["text"]) == expected_hand(context)
+    assert held - {"No prosperity card."}, "nobody ever held a card: the hand checks proved nothing"
 
 
 # ---- run twice, lost, and one mail per moment ------------------------------------------------------

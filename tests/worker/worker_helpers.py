@@ -178,10 +178,11 @@ def decision_of(client: Any, game_id: int, headers: dict[str, str]) -> tuple[dic
 
 
 def drive_by_api(client: Any, session: Session, game_id: int, headers: dict[str, dict[str, str]],
-                 timeout: float) -> dict[str, Any]:
-    """Play every seat through the API (first legal orders) until the game is over; the
-    game only moves on when a worker advances it.  Each time the game's version changes
-    every seat looks at its view and posts what it owes.  Returns the last view and counts."""
+                 timeout: float, pick: Callable[[dict[str, Any]], str] = first_legal_order) -> dict[str, Any]:
+    """Play every seat through the API (`pick`: the order for a decision of the view; first
+    legal orders by default) until the game is over; the game only moves on when a worker
+    advances it.  Each time the game's version changes every seat looks at its view and
+    posts what it owes.  Returns the last view and counts."""
     end = time.monotonic() + timeout
     posted = refused = 0
     seen_version = None
@@ -198,7 +199,7 @@ def drive_by_api(client: Any, session: Session, game_id: int, headers: dict[str,
             if decision is None:
                 continue
             answer = client.post(f"/api/games/{game_id}/orders", headers=seat_headers,
-                                 json={"orders": first_legal_order(decision)})
+                                 json={"orders": pick(decision)})
             if answer.status_code == 201:
                 posted += 1
             else:
