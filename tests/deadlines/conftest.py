@@ -23,7 +23,7 @@ service = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(service)
 
 # The service suite's per-test fixtures; `backend_app` below replaces theirs.
-app, client, session = service.app, service.client, service.session
+app, client, session, ana, bo = service.app, service.client, service.session, service.ana, service.bo
 
 
 @pytest.fixture(scope="session", params=service.BACKENDS)
@@ -41,15 +41,3 @@ def backend_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         service.db.engine.dispose()
     if request.param == "postgresql":
         service.drop_postgres_schema(schema)
-
-
-@pytest.fixture
-def ana(session):
-    from deadline_helpers import make_user
-    return make_user(session, "ana@example.com", "Ana")
-
-
-@pytest.fixture
-def bo(session):
-    from deadline_helpers import make_user
-    return make_user(session, "bo@example.com", "Bo")

@@ -12,11 +12,6 @@ from deadline_helpers import HOUR, SECOND, events, fresh, make_user, play_own, p
 DAY = timedelta(days=1)
 
 
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
-
-
 def test_an_extension_moves_the_deadline_is_logged_and_announced(session, ana):
     game = policy_game(session, ana)
     before, now = game.deadline_at, game.decision_at + HOUR

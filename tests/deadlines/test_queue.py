@@ -7,12 +7,7 @@ import pytest
 from pbem.services import play, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.state import game_state
-from deadline_helpers import fresh, log, mails, make_user, owes, play_own, policy_game, seat_of
-
-
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
+from deadline_helpers import fresh, log, mails, owes, play_own, policy_game, seat_of
 
 
 @pytest.fixture

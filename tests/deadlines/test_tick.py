@@ -20,16 +20,6 @@ from deadline_helpers import (HOUR, SECOND, events, fresh, log, mails, make_user
                               policy_game, seat_of, tick, two_humans, until_owes)
 
 
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
-
-
-@pytest.fixture
-def bo(session):
-    return make_user(session, "bo@example.com", "Bo")
-
-
 def test_a_new_decision_gets_its_kinds_deadline(session, ana):
     game = policy_game(session, ana, hours={"power": 30})
     assert owes(session, game, ana) == "power"

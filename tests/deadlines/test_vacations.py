@@ -16,16 +16,6 @@ DAY = timedelta(days=1)
 NOW = datetime(2027, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
-
-
-@pytest.fixture
-def bo(session):
-    return make_user(session, "bo@example.com", "Bo")
-
-
 def test_a_vacation_is_at_most_14_days_and_never_starts_in_the_past(session, ana):
     with pytest.raises(Invalid, match="at most 14 days"):
         vacations.declare_vacation(session, ana, NOW + DAY, NOW + 16 * DAY, NOW)

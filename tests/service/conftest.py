@@ -134,3 +134,15 @@ def session(app: Flask) -> Iterator[Session]:
         engine = db.engine
     with Session(engine) as opened:
         yield opened
+
+
+@pytest.fixture
+def ana(session: Session) -> Any:
+    from service_helpers import make_user
+    return make_user(session, "ana@example.com", "Ana")
+
+
+@pytest.fixture
+def bo(session: Session) -> Any:
+    from service_helpers import make_user
+    return make_user(session, "bo@example.com", "Bo")

@@ -13,7 +13,7 @@ from pbem.services.errors import Conflict, Forbidden, OrderRejected, StaleGame
 from pbem.services.locking import bump_version
 from pbem.services.state import clear_cache, game_state, log_lines
 from pbem.testing import first_legal_order
-from service_helpers import make_game, make_user
+from service_helpers import make_game
 
 
 def count(session, model, game_id):
@@ -36,16 +36,6 @@ def play_until(session, game, user, kind):
             return decisions[0]
         play.submit_for_user(session, game.id, user, first_legal_order(decisions[0]), channel="api")
     raise AssertionError(f"never asked for {kind}")
-
-
-@pytest.fixture
-def ana(session):
-    return make_user(session, "ana@example.com", "Ana")
-
-
-@pytest.fixture
-def bo(session):
-    return make_user(session, "bo@example.com", "Bo")
 
 
 def two_humans(session, ana, bo):

@@ -17,7 +17,7 @@ from pbem.mail.models import InboundMessage  # noqa: E402
 from pbem.models import OrderLogEntry  # noqa: E402
 from pbem.services.queue import IMAP_POLL_TASK, QUEUE, celery_settings, producer  # noqa: E402
 from seat_game import ANA, ana_game  # noqa: E402
-from worker_helpers import wait_until  # noqa: E402
+from worker_helpers import answer_while_locked, wait_until  # noqa: E402
 
 
 def _mail_for_ana(session: Any, stack: Any, server: Dovecot) -> dict[str, Any]:
@@ -63,17 +63,11 @@ def test_two_polls_never_run_at_once(session: Any, stack: Any, workers: Any,
                                      dovecot: Dovecot) -> None:
     mail = _mail_for_ana(session, stack, dovecot)
     workers.start(concurrency=1, **_env(dovecot))
-    celery = producer(stack.app)
-    lock = stack.redis.lock(f"{stack.prefix}pbem:lock:imap-poll", timeout=30)
-    assert lock.acquire(blocking=False)  # a poll is running (elsewhere)
-    try:
-        busy = celery.send_task(IMAP_POLL_TASK, queue=QUEUE, ignore_result=False).get(timeout=30)
-    finally:
-        lock.release()
+    busy = answer_while_locked(stack, "imap-poll", IMAP_POLL_TASK)
     assert busy == {"skipped": "another poll is running"}
     assert dovecot.flags() == [set()] and session.scalar(select(InboundMessage.id)) is None
 
-    free = celery.send_task(IMAP_POLL_TASK, queue=QUEUE, ignore_result=False).get(timeout=30)
+    free = producer(stack.app).send_task(IMAP_POLL_TASK, queue=QUEUE, ignore_result=False).get(timeout=30)
 
     assert len(free["stored"]) == 1
     wait_until(lambda: _ana_orders(session, mail), 30, "the stored mail to be processed")

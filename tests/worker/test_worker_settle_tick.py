@@ -7,8 +7,8 @@ from sqlalchemy import select
 
 from pbem.models import OrderLogEntry
 from pbem.services.queue import ADVANCE_TASK, QUEUE, TICK_TASK, producer
-from worker_helpers import (assert_cards_applied_once, cards_for, four_player_game, game_row, log_of, pending_count,
-                            post_all, queue_idle, wait_until)
+from worker_helpers import (answer_while_locked, assert_cards_applied_once, cards_for, four_player_game, game_row,
+                            log_of, pending_count, post_all, queue_idle, wait_until)
 
 SETTLE = 2
 
@@ -57,13 +57,7 @@ def test_beat_ticks_and_the_tick_requeues_an_advance_the_broker_lost(client, ses
 
 def test_two_ticks_never_run_at_once(client, session, workers, stack):
     workers.start(concurrency=2)
-    celery = producer(stack.app)
-    lock = stack.redis.lock(f"{stack.prefix}pbem:lock:tick", timeout=30)
-    assert lock.acquire(blocking=False)  # a tick is running (elsewhere)
-    try:
-        busy = celery.send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
-    finally:
-        lock.release()
+    busy = answer_while_locked(stack, "tick", TICK_TASK)
     assert busy == {"skipped": "another tick is running"}
-    free = celery.send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
+    free = producer(stack.app).send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
     assert free["requeued"] == [] and "at" in free

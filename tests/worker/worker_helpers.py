@@ -256,3 +256,14 @@ def post_all(client: Any, game_id: int, headers: dict[str, dict[str, str]], chos
         answer = client.post(f"/api/games/{game_id}/orders", headers=headers[tribe], json={"orders": f"card {card}"})
         assert answer.status_code == 201, answer.json
         assert not answer.json["applied"]  # queued for the worker, never applied by the web
+
+
+def answer_while_locked(stack: Any, lock: str, task: str, timeout: float = 30) -> Any:
+    """What the single-flight task `task` answers while its lock `lock` is held elsewhere."""
+    from pbem.services.queue import QUEUE, producer
+    held = stack.redis.lock(f"{stack.prefix}pbem:lock:{lock}", timeout=30)
+    assert held.acquire(blocking=False)  # a run is going on (elsewhere)
+    try:
+        return producer(stack.app).send_task(task, queue=QUEUE, ignore_result=False).get(timeout=timeout)
+    finally:
+        held.release()
