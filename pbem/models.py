@@ -57,6 +57,7 @@ class User(db.Model):
     opponent_moves: Mapped[str] = mapped_column(String(8), default="digest", server_default="digest")
     digest_hour: Mapped[int] = mapped_column(default=8, server_default="8")
     digest_on: Mapped[date | None] = mapped_column(Date)
+    paper_size: Mapped[str] = mapped_column(String(8), default="A4", server_default="A4")  # report PDFs
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
     addresses: Mapped[list["EmailAddress"]] = relationship(

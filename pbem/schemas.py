@@ -149,6 +149,7 @@ class MeSchema(Schema):
     addresses = fields.List(fields.Nested(AddressSchema))
     opponent_moves = fields.Str(metadata={"description": "mails about opponents' moves: digest, each or off"})
     digest_hour = fields.Int(metadata={"description": "the daily digest's hour (0-23) in time_zone"})
+    paper_size = fields.Str(metadata={"description": "the paper size of report PDFs: A4 or Letter"})
 
 
 class GameListSchema(Schema):

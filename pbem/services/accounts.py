@@ -103,6 +103,7 @@ def get_user(session: Session, user_id: int | None) -> User | None:
 
 TIME_ZONES = frozenset(available_timezones())
 OPPONENT_MOVES = CHOICES  # for opponents' moves (pbem/services/moves_mail.py)
+PAPER_SIZES = ("A4", "Letter")  # report PDFs (pbem/reports)
 
 
 def _hour(value: int | str) -> int:
@@ -116,8 +117,10 @@ def _hour(value: int | str) -> int:
 @unit_of_work
 def update_profile(session: Session, user: User, *, display_name: str, time_zone: str,
                    notify_turn: bool, notify_results: bool, notify_invites: bool,
-                   opponent_moves: str | None = None, digest_hour: int | str | None = None) -> User:
-    """`opponent_moves` ("off", "each", "digest") and `digest_hour` (0-23, local): None keeps them."""
+                   opponent_moves: str | None = None, digest_hour: int | str | None = None,
+                   paper_size: str | None = None) -> User:
+    """`opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
+    `paper_size` (PAPER_SIZES, for report PDFs): None keeps them."""
     name = " ".join((display_name or "").split())
     if not 1 <= len(name) <= NAME_MAX:
         raise Invalid(f"a display name has 1 to {NAME_MAX} characters")
@@ -126,10 +129,13 @@ def update_profile(session: Session, user: User, *, display_name: str, time_zone
     ZoneInfo(time_zone)  # every name listed loads; this fails loudly if the tz data is broken
     if opponent_moves is not None and opponent_moves not in OPPONENT_MOVES:
         raise Invalid(f"opponents' moves: choose one of {', '.join(OPPONENT_MOVES)}")
+    if paper_size is not None and paper_size not in PAPER_SIZES:
+        raise Invalid(f"paper size: choose one of {', '.join(PAPER_SIZES)}")
     hour = _hour(digest_hour) if digest_hour is not None else user.digest_hour
     user.display_name, user.time_zone = name, time_zone
     user.notify_turn, user.notify_results, user.notify_invites = notify_turn, notify_results, notify_invites
     user.opponent_moves, user.digest_hour = opponent_moves or user.opponent_moves, hour
+    user.paper_size = paper_size or user.paper_size
     session.commit()
     return user
 

@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 RENDER_TASK = "pbem.render_reports"
 REDO_AFTER = timedelta(minutes=2)  # a job untouched this long lost its task or its worker
 MAX_ATTEMPTS = 3  # runs of a job with a seat that keeps failing, before it is given up
-PAGE_SIZE = "A4"  # no profile setting for the page size yet
 
 
 def mode() -> str:
@@ -192,7 +191,7 @@ def _render(game: Game, job: ReportJob, seat: Seat, moment: dict[str, Any], dead
                    else content.phase_notice(moment, seat.tribe, job.age, job.phase, **facts))
         # What is expected is told as of the moment the mail goes out, not of the phase's end.
         context["next"] = content.next_step(moment, seat.tribe, **facts)
-        rendered = render_report(context, page_size=PAGE_SIZE, pdf=report, seconds=None, memory_mb=None)
+        rendered = render_report(context, page_size=user.paper_size, pdf=report, seconds=None, memory_mb=None)
     subject = rendered.mail.subject
     if seat.tribe in (job.turn_seats or ()) and context["next"]["yours"]:
         subject = f"Your turn: {subject}"

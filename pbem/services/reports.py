@@ -10,11 +10,10 @@ from sqlalchemy.orm import Session
 from pbem.models import Game, User
 from pbem.reports import report_for_record
 from pbem.reports.render import RenderedReport
+from pbem.services.accounts import PAPER_SIZES
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.play import require_seat
 from pbem.services.state import game_state, log_lines, record
-
-PAGE_SIZES = ("A4", "Letter")
 
 
 def scored_ages(session: Session, game: Game) -> list[int]:
@@ -24,10 +23,12 @@ def scored_ages(session: Session, game: Game) -> list[int]:
     return list(range(1, len(game_state(session, game).age_scores) + 1))
 
 
-def seat_report(session: Session, game: Game, user: User, age: int, page_size: str = "A4") -> RenderedReport:
+def seat_report(session: Session, game: Game, user: User, age: int, page_size: str | None = None) -> RenderedReport:
+    """`page_size`: "A4" or "Letter"; None: the reader's own (their profile's paper size)."""
     seat = require_seat(game, user)
-    if page_size not in PAGE_SIZES:
-        raise Invalid(f"page size must be one of {', '.join(PAGE_SIZES)}")
+    page_size = page_size or user.paper_size
+    if page_size not in PAPER_SIZES:
+        raise Invalid(f"page size must be one of {', '.join(PAPER_SIZES)}")
     if age not in scored_ages(session, game):
         raise NotFound(f"there is no report of age {age} yet")
     full = record(game, log_lines(session, game.id))  # replayed here only; the report is built from the seat's view

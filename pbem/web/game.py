@@ -11,7 +11,7 @@ from pbem.describe import card_title, describe_all
 from pbem.extensions import db, limiter
 from pbem.mail import seat_address
 from pbem.models import Game, now
-from pbem.services import deadlines, lobby, play, reports, turn_queue
+from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.state import game_state
 from pbem.web import back, current_user, login_required, signed_in
@@ -48,11 +48,14 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     timing = deadlines.deadline_info(db.session, game, user, now())
     queued = turn_queue.list_queue(db.session, game.id, user) if seen.seat is not None else []
     report_ages = reports.scored_ages(db.session, game) if seen.seat is not None else []
+    # The reader's own paper size first.
+    paper_sizes = sorted(accounts.PAPER_SIZES, key=lambda size: size != user.paper_size) if report_ages else []
     mine = seen.seat is not None and game.status == Game.ACTIVE
     address = seat_address.current_address(db.session, game.id, user) if mine and user is not None else None
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions,
                            my_seat=seen.seat, card_title=card_title, terrain_types=TERRAIN_TYPES,
-                           timing=timing, queued=queued, report_ages=report_ages, reply_address=address,
+                           timing=timing, queued=queued, report_ages=report_ages, paper_sizes=paper_sizes,
+                           reply_address=address,
                            **context, **extra), status
 
 
@@ -89,7 +92,7 @@ def withdraw(game_id: int) -> Any:
 def report_pdf(game_id: int, age: int) -> Any:
     """The signed-in player's own report of an age, rendered again from the record."""
     game = lobby.get_game_row(db.session, game_id)
-    report = reports.seat_report(db.session, game, signed_in(), age, request.args.get("size", "A4"))
+    report = reports.seat_report(db.session, game, signed_in(), age, request.args.get("size"))
     return Response(report.pdf, mimetype="application/pdf", headers={
         "Content-Disposition": f"attachment; filename={report.filename}"})
 

@@ -21,7 +21,7 @@ MOVES_CHOICES = {"digest": "in one mail a day", "each": "in a mail after each of
 def _page(status: int = 200, **extra: Any) -> Any:
     user = signed_in()
     return render_template("profile.html", user=user, tokens=accounts.api_tokens(db.session, user),
-                           opponent_moves=MOVES_CHOICES,
+                           opponent_moves=MOVES_CHOICES, paper_sizes=accounts.PAPER_SIZES,
                            zones=sorted(accounts.TIME_ZONES), vacations=vacations.upcoming(db.session, user, now()),
                            vacation_caps=(vacations.MAX_LENGTH.days, vacations.YEAR_ALLOWANCE.days), **extra), status
 
@@ -41,7 +41,8 @@ def update() -> Any:
                                 time_zone=form.get("time_zone", ""),
                                 notify_turn="notify_turn" in form, notify_results="notify_results" in form,
                                 notify_invites="notify_invites" in form,
-                                opponent_moves=form.get("opponent_moves"), digest_hour=form.get("digest_hour"))
+                                opponent_moves=form.get("opponent_moves"), digest_hour=form.get("digest_hour"),
+                                paper_size=form.get("paper_size"))
     except Invalid as error:
         return _page(422, error=error.message)
     return back(url_for("profile.show"), "Profile saved.")

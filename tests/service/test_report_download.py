@@ -4,12 +4,14 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from sqlalchemy import select
 
 from pbem.extensions import db
-from pbem.models import Game
+from pbem.models import Game, User
+from pbem.schemas import MeSchema
 from pbem.services import play
 from pbem.testing import first_legal_order
-from service_helpers import make_game, make_user, web_sign_in
+from service_helpers import make_game, make_user, submit, web_sign_in
 
 
 def play_first_age(session, game, user):
@@ -50,6 +52,20 @@ def test_the_page_links_my_reports_and_the_pdf_is_mine(app, client, scored_game,
         assert response.data.startswith(b"%PDF")
         assert paper in page_size(response.data, tmp_path)  # the page size asked for
         assert "attachment" in response.headers["Content-Disposition"]
+
+
+def test_my_paper_size_is_the_default_and_a_bad_one_changes_nothing(app, client, scored_game, tmp_path):
+    web_sign_in(client, app, "ana@example.com")
+    assert "(A4)" in page_size(client.get(f"/games/{scored_game}/reports/1.pdf").data, tmp_path)
+    assert submit(client, "/profile", "/profile", paper_size="Letter").status_code == 200
+    assert "(letter)" in page_size(client.get(f"/games/{scored_game}/reports/1.pdf").data, tmp_path)
+    page = client.get(f"/games/{scored_game}").get_data(as_text=True)
+    assert page.index("PDF (Letter)") < page.index("PDF (A4)")  # mine first
+    refused = submit(client, "/profile", "/profile", paper_size="A3", display_name="Changed")
+    assert refused.status_code == 422 and b"paper size" in refused.data
+    with app.app_context():
+        ana = db.session.scalar(select(User).where(User.display_name == "Ana"))
+        assert (ana.paper_size, MeSchema().dump(ana)["paper_size"]) == ("Letter", "Letter")
 
 
 def test_another_person_gets_no_report(app, client, scored_game):

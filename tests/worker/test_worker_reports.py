@@ -91,11 +91,12 @@ def expected_hand(context: dict[str, Any]) -> list[str]:
     return [f"{h['count']} x {h['title']}: {h['help']}" for h in context["hand"]] or ["No prosperity card."]
 
 
-def pdf_pages(pdf: bytes, folder: Path) -> int:
+def pdf_info(pdf: bytes, folder: Path) -> dict[str, str]:
+    """What pdfinfo says of a PDF: "Pages", "Page size", ..."""
     path = folder / "report.pdf"
     path.write_bytes(pdf)
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
-    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))  # type: ignore[union-attr]
+    return {key.strip(): value.strip() for key, _, value in (line.partition(":") for line in info.splitlines())}
 
 
 def jobs_of(session: Session, game_id: int) -> list[ReportJob]:
@@ -178,7 +179,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
             reports[age] = message
             assert f"For {names[tribe]} (" in found["text"]  # rendered from its reader's own view
             assert found["types"][:3] == ["multipart/mixed", "multipart/related", "multipart/alternative"]
-            assert pdf_pages(found["pdf"], tmp_path) >= 1
+            assert int(pdf_info(found["pdf"], tmp_path)["Pages"]) >= 1
             cids = set(re.findall(r'cid:([A-Za-z0-9._-]+)', found["html"]))
             assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
             assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
@@ -198,8 +199,9 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
 # ---- run twice, lost, and one mail per moment ------------------------------------------------------
 
 def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack, session, make_user, workers,
-                                                                            sink, mail_env):
+                                                                            sink, mail_env, tmp_path):
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
+    ana.paper_size = "Letter"  # her profile's paper size is the attached PDF's
     play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
     seq = len(log_lines(session, game.id))
     # As an advance would have left them: one job just committed, one whose worker died.
@@ -226,6 +228,8 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     assert sorted(keys) == sorted([f"report:{game.id}:1:{tribe}", f"notice:{game.id}:1:conflict:{tribe}"])
     subjects = [m["Subject"] for m in sink.to("ana@example.com")]
     assert len(subjects) == 2 and sum("the report of age 1" in s for s in subjects) == 1
+    report = next(m for m in sink.to("ana@example.com") if "the report of age 1" in m["Subject"])
+    assert "(letter)" in pdf_info(parts(report)["pdf"], tmp_path)["Page size"]
 
 
 def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wants_reports: bool,
