@@ -8,6 +8,8 @@ Redis as the broker, PostgreSQL as the database, all on this machine.
 - Sustained orders per second through the API: several clients, each playing its own
   two-person game (view, then order, as a program would), for a fixed time; every order
   goes through HTTP, gunicorn, the order path, Redis and a worker's advance.
+- Report and notice mails are on (as in production): a second worker renders them from its
+  own queue, as docker-compose.yml runs it.
 - The baseline: one psycopg connection doing INSERT + COMMIT in a loop on the same server,
   before and after, in the same run.
 
@@ -32,6 +34,7 @@ import psycopg
 import redis
 
 from bench.postgres import POSTGRES, create_schema, drop_schema, raw_insert_commit
+from pbem.services.queue import QUEUE, REPORT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS = os.environ.get("PBEM_BENCH_REDIS", "redis://127.0.0.1:6379/14")
@@ -72,13 +75,20 @@ class _Stack:
                     "PBEM_ADVANCE": "queue", "PBEM_ENV": "production", "SECRET_KEY": "bench-secret",
                     "PBEM_RATELIMIT": "0", "PBEM_BASE_URL": f"http://127.0.0.1:{self.port}",
                     "PYTHONUNBUFFERED": "1"}
-        self.logs = {name: folder / f"{name}.log" for name in ("web", "worker")}
+        self.logs = {name: folder / f"{name}.log" for name in ("web", "worker", "reports")}
         self.processes: list[subprocess.Popen[bytes]] = []
         self._start("web", [sys.executable, "-m", "gunicorn", "--workers", str(WEB_WORKERS), "--threads",
                             str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "pbem.wsgi:app"])
-        self._start("worker", [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
+        self._start("worker", [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-Q", QUEUE,
                                "--loglevel", "WARNING", "--concurrency", str(WORKER_CONCURRENCY),
-                               "--without-gossip", "--without-mingle", "--without-heartbeat"])
+                               "--hostname", "advance@%h", "--without-gossip", "--without-mingle",
+                               "--without-heartbeat"])
+        # Report mails render beside it, as in docker-compose.yml: their own queue and process,
+        # at a lower CPU priority (compose gives that container a smaller CPU share).
+        self._start("reports", ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "worker.celery_app",
+                                "worker", "-Q", REPORT_QUEUE, "--loglevel", "WARNING", "--concurrency", "1",
+                                "--hostname", "reports@%h", "--without-gossip", "--without-mingle",
+                                "--without-heartbeat"])
 
     def _start(self, name: str, command: list[str]) -> None:
         with open(self.logs[name], "wb") as log:
@@ -307,7 +317,7 @@ def run() -> list[dict[str, Any]]:
     order_rate = round(orders / seconds, 1)
     common = {"database": "postgresql", "broker": "redis",
               "web": f"gunicorn {WEB_WORKERS} workers x {WEB_THREADS} threads",
-              "worker": f"celery prefork x {WORKER_CONCURRENCY}"}
+              "worker": f"celery prefork x {WORKER_CONCURRENCY}, reports rendered by its own worker (nice 10)"}
     return [
         {"name": "worker.advance_latency_p50", "value": round(statistics.median(latencies), 2), "unit": "ms",
          "samples": len(latencies), **common,

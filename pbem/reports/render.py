@@ -179,6 +179,7 @@ def rasteriser() -> str | None:
     return shutil.which("rsvg-convert")
 
 
+@lru_cache(maxsize=8)  # every seat's mail of one moment shows the same board: drawn once
 def svg_to_png(svg: str, width: int) -> bytes:
     """Rasterise a trusted SVG with librsvg's rsvg-convert (a subprocess with a timeout,
     SVG on stdin, PNG on stdout: no file names, no base URL, so it loads nothing)."""

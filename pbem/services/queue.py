@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from celery import Celery
+from kombu import Queue
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, exists, func, select
 from sqlalchemy.orm import Session, aliased, scoped_session
@@ -38,6 +39,9 @@ MAIL_SWEEP_SECONDS = 60.0
 IMAP_POLL_TASK = "pbem.imap_poll"  # worker/mail_tasks.py
 PING_TASK = "pbem.ping"
 QUEUE = "pbem"
+# Report rendering (about a second of CPU a mail) has a queue of its own, so a burst of
+# reports never keeps an advance waiting for a worker process (docs/workers.md).
+REPORT_QUEUE = "pbem.reports"
 TICK_SECONDS = 30.0
 STALL_GRACE = timedelta(seconds=60)  # a queued advance normally runs within milliseconds
 _AFTER_COMMIT = "pbem.after_commit"
@@ -57,6 +61,9 @@ def celery_settings(config: Mapping[str, Any]) -> dict[str, Any]:
         "enable_utc": True,
         "timezone": "UTC",
         "task_default_queue": QUEUE,
+        # A worker started without -Q consumes both (make run, tests); production runs one
+        # worker per queue (docker-compose.yml).
+        "task_queues": (Queue(QUEUE), Queue(REPORT_QUEUE)),
         # At least once, then idempotent tasks: a message is acknowledged only after its task
         # finished; if the worker process dies meanwhile, the message goes back to the queue.
         "task_acks_late": True,

@@ -114,8 +114,8 @@ def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
 def send_render(job_id: int, *, app: Any = None) -> None:
     """Send `pbem.render_reports(job_id)`; a broker that is down loses nothing (the sweep)."""
     try:
-        from pbem.services.queue import QUEUE, producer
-        producer(app).send_task(RENDER_TASK, args=[job_id], queue=QUEUE)
+        from pbem.services.queue import REPORT_QUEUE, producer
+        producer(app).send_task(RENDER_TASK, args=[job_id], queue=REPORT_QUEUE)
     except Exception:  # noqa: BLE001
         log.exception("could not queue report job %s; the sweep will", job_id)
 

@@ -25,7 +25,7 @@ from pbem.models import Game, OutboxMessage, ReportJob, now  # noqa: E402
 from pbem.reports import content  # noqa: E402
 from pbem.reports.render import subject as report_subject  # noqa: E402
 from pbem.services import accounts, lobby, play, report_mail  # noqa: E402
-from pbem.services.queue import QUEUE, producer  # noqa: E402
+from pbem.services.queue import QUEUE, REPORT_QUEUE, producer  # noqa: E402
 from pbem.services.state import game_state, log_lines, record  # noqa: E402
 from pbem.testing import first_legal_order  # noqa: E402
 from service_helpers import make_game  # noqa: E402
@@ -213,10 +213,10 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     workers.start(concurrency=2, **mail_env)
     sender = producer(stack.app)
     for _ in range(2):  # delivered twice, at once
-        sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=QUEUE)
+        sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=REPORT_QUEUE)
     wait_until(lambda: jobs_of(session, game.id)[0].done_at, 120, "the job to be done", interval=0.1)
     wait_until(lambda: sink.to("ana@example.com"), 60, "the report mail")
-    sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=QUEUE)  # and once more, later
+    sender.send_task(report_mail.RENDER_TASK, args=[fresh.id], queue=REPORT_QUEUE)  # and once more, later
     assert jobs_of(session, game.id)[1].done_at is None  # nobody looks after the lost one...
     sender.send_task("pbem.mail_sweep", queue=QUEUE)  # ...until the sweep
     wait_until(lambda: jobs_of(session, game.id)[1].done_at, 120, "the sweep to redo the lost job", interval=0.1)
