@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from celery import Celery
-from kombu import Queue
+from kombu import Exchange, Queue
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, exists, func, select
 from sqlalchemy.orm import Session, aliased, scoped_session
@@ -63,7 +63,10 @@ def celery_settings(config: Mapping[str, Any]) -> dict[str, Any]:
         "task_default_queue": QUEUE,
         # A worker started without -Q consumes both (make run, tests); production runs one
         # worker per queue (docker-compose.yml).
-        "task_queues": (Queue(QUEUE), Queue(REPORT_QUEUE)),
+        # Each its own exchange and routing key: bound with a shared key (Celery's default for
+        # a bare Queue), a broker would copy a message to both.
+        "task_queues": tuple(Queue(name, Exchange(name, type="direct"), routing_key=name)
+                             for name in (QUEUE, REPORT_QUEUE)),
         # At least once, then idempotent tasks: a message is acknowledged only after its task
         # finished; if the worker process dies meanwhile, the message goes back to the queue.
         "task_acks_late": True,

@@ -13,7 +13,7 @@ from pbem.models import Game, PendingOrder
 from pbem.services import advance as advance_module
 from pbem.services import queue
 from pbem.services.advance import advance
-from pbem.services.queue import QUEUE, request_advance, stalled_games
+from pbem.services.queue import QUEUE, REPORT_QUEUE, request_advance, stalled_games
 from worker_helpers import cards_for, four_player_game, game_row, log_of, post_all
 
 
@@ -89,3 +89,32 @@ def test_the_sweep_finds_games_whose_advance_went_missing_and_only_those(client,
     session.execute(update(PendingOrder).values(submitted_at=now - timedelta(days=3)))
     session.commit()
     assert stalled_games(session, now) == [settling]  # old, but it waits for three people
+
+
+def test_each_task_lands_in_one_queue_only(stack):
+    """Both queues declared on the real Redis (as the two production workers do): a task sent
+    to one queue, or to none (the default), is in exactly one list, never copied to both."""
+    celery = queue.make_celery(stack.config)
+    with celery.connection_for_write() as connection:
+        for declared in celery.amqp.queues.values():
+            declared(connection.default_channel).declare()
+
+    def lengths():
+        return {name: stack.redis.llen(f"{stack.prefix}{name}") for name in (QUEUE, REPORT_QUEUE)}
+
+    celery.send_task("pbem.ping", queue=QUEUE)
+    assert lengths() == {QUEUE: 1, REPORT_QUEUE: 0}
+    celery.send_task("pbem.ping")
+    assert lengths() == {QUEUE: 2, REPORT_QUEUE: 0}
+    celery.send_task("pbem.render_reports", args=[0], queue=REPORT_QUEUE)
+    assert lengths() == {QUEUE: 2, REPORT_QUEUE: 1}
+    # Through each queue's own exchange and key too, as an AMQP broker routes them.
+    with celery.producer_or_acquire() as producer:
+        target = celery.amqp.queues[QUEUE]
+        producer.publish({"probe": 1}, exchange=target.exchange.name, routing_key=target.routing_key,
+                         serializer="json")
+        assert lengths() == {QUEUE: 3, REPORT_QUEUE: 1}
+        target = celery.amqp.queues[REPORT_QUEUE]
+        producer.publish({"probe": 2}, exchange=target.exchange.name, routing_key=target.routing_key,
+                         serializer="json")
+        assert lengths() == {QUEUE: 3, REPORT_QUEUE: 2}
