@@ -91,7 +91,7 @@ def test_the_sweep_finds_games_whose_advance_went_missing_and_only_those(client,
     assert stalled_games(session, now) == [settling]  # old, but it waits for three people
 
 
-def test_each_task_lands_in_one_queue_only(stack):
+def test_each_task_lands_in_one_queue_only(app, stack):  # app: a clean Redis prefix
     """Both queues declared on the real Redis (as the two production workers do): a task sent
     to one queue, or to none (the default), is in exactly one list, never copied to both."""
     celery = queue.make_celery(stack.config)
