@@ -184,10 +184,10 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     if dead is not None:
         return _withhold(session, outbox_id, f"not sent: {dead.address} is suppressed after bounces "
                                              f"({dead.suppressed_reason})")
-    newer = _newer_turn_mail(session, row)
-    if newer is not None:
-        return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same game")
     extra = session.get(MailDelivery, outbox_id)
+    newer = _newer_turn_mail(session, row, extra)
+    if newer is not None:
+        return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same seat")
     message = build(session, row, extra, settings)
     envelope = bounces.bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
     session.rollback()  # no transaction held open across the network
@@ -206,14 +206,19 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     return "sent"
 
 
-def _newer_turn_mail(session: Session, row: OutboxMessage) -> int | None:
-    """A later "your turn" mail to the same person for the same game (same subject): after a
-    backlog (SMTP down, a slow queue) only the newest one is worth sending."""
-    if row.kind != "turn":
+def _newer_turn_mail(session: Session, row: OutboxMessage, extra: MailDelivery | None) -> int | None:
+    """A later "your turn" mail to the same seat (key "turn:<game>:<seq>:<seat>"): after a
+    backlog (SMTP down, a slow queue) only the newest one is worth sending.  A mail with news
+    of the opponents' moves is sent anyway: the news is told once, in that mail only."""
+    from pbem.services.moves_mail import RECAP  # the services import the mail layer
+    key = extra.key if extra is not None else None
+    if row.kind != "turn" or key is None or key.count(":") != 3 or RECAP in row.body:
         return None
-    return session.scalar(select(OutboxMessage.id).where(
-        OutboxMessage.to_address == row.to_address, OutboxMessage.kind == "turn",
-        OutboxMessage.subject == row.subject, OutboxMessage.id > row.id).limit(1))
+    _, game, _, seat = key.split(":")
+    return session.scalar(select(MailDelivery.outbox_id).where(
+        MailDelivery.key.startswith(f"turn:{game}:", autoescape=True),
+        MailDelivery.key.endswith(f":{seat}", autoescape=True),
+        MailDelivery.outbox_id > row.id).limit(1))
 
 
 def _withhold(session: Session, outbox_id: int, reason: str) -> str:

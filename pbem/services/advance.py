@@ -106,6 +106,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     state = game_state(session, game).clone()
     before = len(state.order_log())
     milestones = len(state.milestones())  # the phases completed since get reports and notices
+    owed_before = _owed(state)
     seats = {seat.tribe: seat for seat in game.seats}
     queue = _pending(session, game.id)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
@@ -127,14 +128,12 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     run.expire_turns()
     for row in run.consumed:
         session.delete(row)
-    waiting = set() if state.is_over() else {state.seats[s] for s in _waiting(state)}
+    owed = {} if state.is_over() else _owed(state)
+    anew = _owed_anew(lines, owed_before, owed)
     newly_waiting = []
-    # A seat that answered in this advance and owes again owes a new decision (the last to
-    # choose a power card may be the first to develop): it is told, though it never stopped waiting.
-    answered = {split_line(line)[0] for line in lines}
     for tribe, seat in seats.items():
-        owes = tribe in waiting and seat.bot is None and seat.stand_in is None and not queue.get(tribe)
-        if owes and (not seat.waiting or tribe in answered):
+        owes = tribe in owed and seat.bot is None and seat.stand_in is None and not queue.get(tribe)
+        if owes and (not seat.waiting or tribe in anew):
             newly_waiting.append(seat)
         seat.waiting = owes
         if tribe in run.errors:
@@ -156,8 +155,19 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     return Advanced(lines, version, finished, run.settle_until)
 
 
-def _waiting(state: GameState) -> list[int]:
-    return [state.seats.index(d.seat) for d in state.decisions(options=False)]
+def _owed(state: GameState) -> dict[str, str]:
+    """Seat -> the kind of decision it owes."""
+    return {d.seat: d.kind for d in state.decisions(options=False)}
+
+
+def _owed_anew(lines: list[str], before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """Seats that answered in this advance and owe a new decision though they never stopped
+    owing one: the kind changed (the last to choose a power card develops first), or others
+    moved after them (a turn came round again).  A seat still settling its conflicts, with
+    nobody moving after it, owes the same decision: no second "your turn"."""
+    last = {split_line(line)[0]: i for i, line in enumerate(lines)}
+    return {seat for seat, i in last.items()
+            if seat in after and (before.get(seat) != after[seat] or i < len(lines) - 1)}
 
 
 class _Run:

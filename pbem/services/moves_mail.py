@@ -119,13 +119,16 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
                       kind=KIND, key=f"moves:{game.id}:{seat.tribe}:{news.start}-{news.end}")
 
 
+RECAP = "Since your last news:"  # heads the news part of a turn mail
+
+
 def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str:
     """For a "your turn" mail to a digest reader: what happened since their last news ("" if
     nothing); the cursor moves, so the next digest does not repeat it."""
     if _wants(seat, DIGEST) is None:
         return ""
     news = _claim(session, game, state, seat)
-    return "\nSince your last news:\n" + "\n".join(news.lines) + "\n" if news.lines else ""
+    return f"\n{RECAP}\n" + "\n".join(news.lines) + "\n" if news.lines else ""
 
 
 # ---- the daily digest (run by the deadline tick) --------------------------------------------

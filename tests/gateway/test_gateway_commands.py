@@ -16,6 +16,7 @@ from pbem.mail.outbox import send_mail
 from pbem.mail.settings import load
 from pbem.mail.webhook import signature
 from pbem.models import OutboxMessage, User
+from pbem.services.moves_mail import RECAP
 from service_helpers import make_game, make_user
 
 ANA = "ana@example.org"
@@ -141,12 +142,18 @@ def test_after_a_backlog_only_the_newest_turn_mail_of_a_game_goes_out(app: Any, 
                        key="turn:901:2:serpent")
     elsewhere = send_mail(session, ANA, "Your turn in Other (game 902)", "Choose a card.", kind="turn",
                           key="turn:902:1:serpent")
+    # News of the opponents' moves is told once, in the mail that has it: never withheld.
+    news = send_mail(session, ANA, "Your turn in Other (game 902)", f"Develop.\n{RECAP}\n  Bo placed 2.",
+                     kind="turn", key="turn:902:2:serpent")
+    renamed = send_mail(session, ANA, "Your turn in Renamed (game 902)", "Settle.", kind="turn",
+                        key="turn:902:3:serpent")  # the host renamed the game: same seat still
     session.commit()
-    outcomes = [deliver(session, row.id, settings) for row in (stale, latest, elsewhere)]
+    outcomes = [deliver(session, row.id, settings) for row in (stale, latest, elsewhere, news, renamed)]
     assert outcomes[0] in ("withheld", "already")  # "already": delivered right at the commit
     got = [(m["Subject"], body(m).strip()) for m in sink.to(ANA) if "(game 90" in m["Subject"]]
     assert sorted(got) == [("Your turn in Backlog (game 901)", "Develop."),
-                           ("Your turn in Other (game 902)", "Choose a card.")]
+                           ("Your turn in Other (game 902)", f"Develop.\n{RECAP}\n  Bo placed 2."),
+                           ("Your turn in Renamed (game 902)", "Settle.")]
     session.expire_all()
     held = session.get(MailDelivery, stale.id)
     assert held.withheld_at is not None and f"outbox {latest.id}" in held.last_error
