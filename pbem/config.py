@@ -49,7 +49,9 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     config: dict[str, Any] = {
         "PBEM_ENV": env,
         "SQLALCHEMY_DATABASE_URI": database_url(overrides.pop("DATABASE_URL", None)),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        # A database error never lists the values sent with the statement: they may hold a
+        # hand, an order or a mail body, and errors end up in logs.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "hide_parameters": True},
         "SECRET_KEY": os.environ.get("SECRET_KEY"),
         # Where links in mails point; behind a proxy set it to the public address.
         "PBEM_BASE_URL": os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
