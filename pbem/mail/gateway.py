@@ -216,7 +216,9 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     # the first claims the Message-ID (and its digest counts from then on), the others see it.
     lock_game(session, game.id)
     key = f"{sender} {mail.message_id}"[:510]
-    if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key)) is not None:
+    # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
+    if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key,
+                                                      InboundMessage.id != row.id)) is not None:
         return _finish(session, row, InboundMessage.IGNORED, "duplicate_message_id")
     window = row.received_at - timedelta(hours=settings.dedup_hours)
     if session.scalar(select(InboundMessage.id).where(

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import TRUSTED, body, inbound_rows, mail_and_wait, snapshot
+from pbem.mail import gateway as gateway_module
 from pbem.mail.gateway import seat_reply_address
 from pbem.mail.settings import load
 from pbem.services import lobby
@@ -129,3 +130,35 @@ def test_only_operators_may_review(app: Any, table: dict[str, Any], session: Ses
 def test_nobody_is_an_operator_by_default(app: Any, table: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(app.config, "PBEM_OPERATORS", "")
     assert _client(app, OPS).get(QUEUE).status_code == 403
+
+
+def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table: dict[str, Any], session: Session,
+                                                                 gateway: Any, sink: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first attempt claims the Message-ID and then fails; releasing it must not take the
+    mail's own claim for a replay."""
+    real_act, calls = gateway_module._act, []
+
+    def fails_once(*args: Any) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug while carrying out the orders")
+        return real_act(*args)
+
+    monkeypatch.setattr(gateway_module, "_act", fails_once)
+    before = snapshot(session, table["game_id"])
+    message_id = mail_and_wait(gateway, ANA, table["address"], table["order"])
+    row = inbound_rows(session)[-1]
+    assert (row.status, row.reason) == ("review", "error") and row.dedup_key
+    assert snapshot(session, table["game_id"]) == before and not sink.replies_to(message_id)
+
+    ops = _client(app, OPS)
+    form = form_with(ops.get(QUEUE).data, f"{QUEUE}/{row.id}/process")
+    assert ops.post(form.action, data=form.data()).status_code == 302
+
+    released = _row(session, row.id)
+    assert released.status == "processed" and released.reason.startswith("ok; released by ops@example.org")
+    after = snapshot(session, table["game_id"])
+    assert (table["tribe"], table["order"]) in after["pending"] + [entry[1:] for entry in after["log"]]
+    [reply] = sink.replies_to(message_id)
+    assert "Accepted" in body(reply)
