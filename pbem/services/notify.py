@@ -3,7 +3,8 @@ transaction, so a notification exists exactly when the change it announces was c
 
 - "turn": a person who newly owes a decision (and wants turn mails) is told which one.  After
   a backlog only the newest turn mail of a game goes out (delivery withholds the older ones).
-- "result": when the game ends, every person in it (who wants results) gets the result.
+- "result": when the game ends, every person in it (who wants results) gets the result; with
+  report mail on, the final report is that mail (this one is its fallback).
 
 Mails are built from public facts (the kind of decision, the published result), never from
 the full state.  Richer turn reports and age reports are rendered elsewhere (pbem/reports/);
@@ -42,42 +43,59 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
     """Queue the mails an advance owes its players (called before the advance commits).
     `milestones_before`: how many phases the game had completed before the advance; the
     phases completed since get their reports and notices (pbem/services/report_mail.py)."""
-    url = links.game(base_url(), game.id)
     moves_mail.after_advance(session, game, state)  # opponents' moves, for "each" readers
     newly_waiting = list(newly_waiting)
     # A report or notice of this moment tells these seats it is their turn: one mail, not two.
     told = (report_mail.record_jobs(session, game, state, milestones_before, newly_waiting)
             if milestones_before is not None else set())
     if state.is_over():
-        _results(session, game, state, url)
+        _results(session, game, state)
         return
-    kinds = {d.seat: d.kind for d in state.decisions(options=False)}
     for seat in newly_waiting:
-        user = seat.user
-        address = user.primary_address if user is not None else None
-        if address is None or not user.notify_turn or seat.tribe in told:
-            continue
-        subject = turn_subject(game)
-        what = WHAT.get(kinds.get(seat.tribe or "", ""), "decide")
-        from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
-        # Replies go to the seat's own token address; one mail per seat and decision.
-        send_mail(session, address, subject,
-                  f"{game.title}: it is your turn to {what}.\n\nOpen the game:\n{url}\n\n"
-                  f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
-                  + moves_mail.since_last_turn(session, game, state, seat),
-                  kind="turn", reply_to=seat_reply_address(session, seat),
-                  key=f"turn:{game.id}:{len(state.order_log())}:{seat.tribe}")
+        if seat.tribe not in told:
+            queue_turn_mail(session, game, state, seat)
 
 
-def _results(session: Session, game: Game, state: Any, url: str) -> None:
+def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: int | None = None) -> None:
+    """The plain "your turn" mail of a seat that owes a decision in `state` (nothing if it owes
+    none or its person wants no turn mails); one per seat and moment `seq` (the order-log
+    length, by default `state`'s).  Also the fallback of a report mail that failed to render."""
+    user = seat.user
+    address = user.primary_address if user is not None else None
+    kind = next((d.kind for d in state.decisions(options=False) if d.seat == seat.tribe), None)
+    if address is None or not user.notify_turn or kind is None:
+        return
+    url = links.game(base_url(), game.id)
+    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+    # Replies go to the seat's own token address; one mail per seat and decision.
+    send_mail(session, address, turn_subject(game),
+              f"{game.title}: it is your turn to {WHAT.get(kind, 'decide')}.\n\nOpen the game:\n{url}\n\n"
+              f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
+              + moves_mail.since_last_turn(session, game, state, seat),
+              kind="turn", reply_to=seat_reply_address(session, seat),
+              key=f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.tribe}")
+
+
+def _results(session: Session, game: Game, state: Any) -> None:
+    # With report mail on, the final report is the game-over mail of those who want results
+    # (its worker falls back to the plain one for a seat it cannot render).
+    final = report_mail.final_report_owed(session, game.id)
+    for seat in game.seats:
+        if not (final and report_mail.wants_results(seat)):
+            queue_result_mail(session, game, state, seat)
+
+
+def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> None:
+    """The plain "game over" mail, to a person who wants results; once per seat."""
+    user = seat.user
+    address = user.primary_address if user is not None else None
+    if address is None or not user.notify_results:
+        return
     result = state.result()
     names = {player["seat"]: player["name"] for player in game.setup.get("players", [])}
-    lines = [f"{rank}. {names.get(seat, seat)}: {result['scores'][seat]}"
-             for rank, seat in enumerate(result["ranking"], start=1)]
+    lines = [f"{rank}. {names.get(tribe, tribe)}: {result['scores'][tribe]}"
+             for rank, tribe in enumerate(result["ranking"], start=1)]
+    url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    for seat in game.seats:
-        user = seat.user
-        address = user.primary_address if user is not None else None
-        if address is not None and user.notify_results:
-            send_mail(session, address, f"{game.title}: game over", body, kind="result")
+    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.tribe}")

@@ -11,7 +11,8 @@
    report (HTML with inline PNGs, text, PDF) or the notice within bounds and queues it with
    an idempotency key, one transaction per seat: run twice, it sends each mail once, and a
    seat that fails to render does not hold up the others.  The job is done when every seat
-   has its mail (or after MAX_ATTEMPTS runs).
+   has its mail, or given up after MAX_ATTEMPTS runs (inline: one): a seat still without its
+   mail then gets the plain turn or game-over mail its report stood in for.
 3. `stale_jobs`: jobs left undone (their task lost, their worker dead) for the mail sweep.
 
 Mode (PBEM_REPORT_MAIL): "queue", "inline" or "off" (nothing recorded, nothing sent).
@@ -35,7 +36,7 @@ from pbem.reports import content
 from pbem.reports.render import render_report
 from pbem.reports.safety import bounded
 from pbem.services import links
-from pbem.services.state import log_lines, record
+from pbem.services.state import game_state, log_lines, record
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
                 continue
             with app.app_context(), Session(bind) as own:  # inline: a session of its own
                 try:
-                    render_job(own, row.id)
+                    render_job(own, row.id, last_run=True)
                 except Exception:  # noqa: BLE001 - the advance stands; the sweep redoes the job
                     log.exception("report job %s failed; the sweep will redo it", row.id)
     after_commit(session, dispatch)
@@ -122,6 +123,16 @@ def send_render(job_id: int, *, app: Any = None) -> None:
 
 # ---- 2. rendering a job ------------------------------------------------------------------------
 
+def is_final(job: ReportJob) -> bool:
+    return job.kind == ReportJob.REPORT and job.age == content.AGES
+
+
+def final_report_owed(session: Session, game_id: int) -> bool:
+    """The game's final report is (being) mailed: it stands in for the plain game-over mail."""
+    return session.scalar(select(ReportJob.id).where(
+        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == content.AGES)) is not None
+
+
 def mail_key(job: ReportJob, tribe: str) -> str:
     if job.kind == ReportJob.REPORT:
         return f"report:{job.game_id}:{job.age}:{tribe}"
@@ -132,12 +143,15 @@ def _sent(session: Session, key: str) -> bool:
     return session.scalar(select(MailDelivery.outbox_id).where(MailDelivery.key == key)) is not None
 
 
-def render_job(session: Session, job_id: int) -> dict[str, Any]:
-    """Render and queue the job's mails, seat by seat; idempotent (keys), then mark it done."""
+def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict[str, Any]:
+    """Render and queue the job's mails, seat by seat; idempotent (keys), then mark it done.
+    `last_run` (inline mode: nobody comes back later): a seat that fails is given up at once."""
     job = session.get(ReportJob, job_id, populate_existing=True)
     if job is None or job.done_at is not None:
         session.rollback()
         return {"job": job_id, "already": True}
+    if job.attempts >= MAX_ATTEMPTS:  # its runs died unfinished (time limit, out of memory)
+        return {"job": job_id, "given_up": give_up(session, job_id)}
     job.attempts += 1
     job.tried_at = now()
     session.commit()  # the sweep leaves a job alone while it is being worked on
@@ -166,10 +180,39 @@ def render_job(session: Session, job_id: int) -> dict[str, Any]:
             continue
         counts[_queue(session, job, seat, address, key, mail)] += 1
     job = session.get(ReportJob, job_id, populate_existing=True)
-    if job is not None and (counts["failed"] == 0 or job.attempts >= MAX_ATTEMPTS):
+    if job is not None and counts["failed"] and (last_run or job.attempts >= MAX_ATTEMPTS):
+        return {"job": job_id, **counts, "given_up": give_up(session, job_id)}
+    if job is not None and counts["failed"] == 0:
         job.done_at = now()
     session.commit()
     return {"job": job_id, **counts}
+
+
+def give_up(session: Session, job_id: int) -> list[str]:
+    """Mark the job done; each seat still without its mail gets the plain mail this one stood
+    in for: the turn mail if the job told it "your turn" and it still owes a decision, the
+    game-over mail if it was the final report.  Returns those seats."""
+    from pbem.services import notify  # notify imports this module
+    job = session.get(ReportJob, job_id, populate_existing=True)
+    assert job is not None
+    game = session.get(Game, job.game_id)
+    assert game is not None
+    state = game_state(session, game)
+    missing = [seat for seat in sorted(game.seats, key=lambda s: s.position)
+               if wants_results(seat) is not None and not _sent(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
+    for seat in missing:
+        if seat.tribe in (job.turn_seats or ()):
+            notify.queue_turn_mail(session, game, state, seat, seq=job.seq)
+        if is_final(job):
+            notify.queue_result_mail(session, game, state, seat)
+    job.done_at = now()
+    log.error("report job %s given up after %s runs; plain mails for %s", job.id, job.attempts,
+              [seat.tribe for seat in missing])
+    try:
+        session.commit()
+    except IntegrityError:  # another run gave up meanwhile: its mails have the same keys
+        session.rollback()
+    return [seat.tribe for seat in missing]  # type: ignore[misc]
 
 
 def _render(game: Game, job: ReportJob, seat: Seat, moment: dict[str, Any], deadline: Any) -> dict[str, Any]:

@@ -290,3 +290,73 @@ def test_the_last_to_choose_who_develops_first_is_told_it_is_their_turn(session,
                             first_chooses_last=True)
     assert [row.kind for row in rows] == [kind]
     assert "development turn" in rows[0].body
+
+
+# ---- a seat whose mail cannot be rendered, and the end of the game ----------------------------------
+
+def _broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    raise RuntimeError("the renderer is broken")
+
+
+def _plain(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return {"subject": "A rendered report", "text": "The report.", "html": None, "parts": []}
+
+
+def keyed(session: Session, rows: list[OutboxMessage]) -> list[tuple[str, str | None]]:
+    """(kind, idempotency key) of outbox rows."""
+    found = [(row.kind, session.get(MailDelivery, row.id).key) for row in rows]
+    session.rollback()
+    return found
+
+
+def test_a_turn_told_in_a_notice_that_cannot_be_rendered_comes_as_a_plain_turn_mail(session, make_user, inline_app,
+                                                                                    monkeypatch):
+    monkeypatch.setattr(report_mail, "_render", _broken)  # inline: nobody renders it again later
+    first, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
+    seq = len(log_lines(session, first.game_id))
+    assert keyed(session, rows) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+    assert all(job.done_at for job in jobs_of(session, first.game_id))
+
+
+@pytest.mark.parametrize("attempts", [report_mail.MAX_ATTEMPTS - 1, report_mail.MAX_ATTEMPTS])
+def test_a_job_that_keeps_failing_or_dying_is_given_up_and_the_turn_it_told_is_mailed(
+        session, make_user, inline_app, monkeypatch, attempts):
+    # The advance records the notice (telling the first to develop it is their turn), its
+    # render is lost; then it has failed, or its worker died (time limit, memory), `attempts` times.
+    monkeypatch.setattr(report_mail, "render_job", lambda *args, **kwargs: None)
+    first, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
+    assert rows == []  # the notice carries the turn
+    monkeypatch.undo()
+    [job] = jobs_of(session, first.game_id)
+    assert job.turn_seats == [first.tribe]
+    session.get(ReportJob, job.id).attempts = attempts
+    session.commit()
+    monkeypatch.setattr(report_mail, "_render", _broken)
+    before = session.scalar(select(func.max(OutboxMessage.id)))
+    with inline_app.app_context():
+        outcome = report_mail.render_job(session, job.id)
+    seats = session.get(Game, first.game_id).seats
+    assert sorted(outcome["given_up"]) == sorted(s.tribe for s in seats)
+    address = next(s.user.primary_address for s in seats if s.tribe == first.tribe)
+    [job] = jobs_of(session, first.game_id)
+    assert job.done_at is not None and job.attempts == report_mail.MAX_ATTEMPTS  # a dead job is not run again
+    mails = list(session.scalars(select(OutboxMessage).where(OutboxMessage.to_address == address,
+                                                             OutboxMessage.id > before)))
+    seq = len(log_lines(session, first.game_id))
+    assert keyed(session, mails) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+
+
+@pytest.mark.parametrize("render, kinds", [(_plain, ["report"]), (_broken, ["result"])])
+def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, make_user, inline_app, monkeypatch,
+                                                                   render, kinds):
+    monkeypatch.setattr(report_mail, "_render", render)  # what is rendered is tested above
+    game, ana = person_and_bot_game(session, make_user, "ana@example.com")
+    with inline_app.app_context():
+        play_person(session, game, ana, lambda state: state.is_over())
+    tribe = next(s.tribe for s in game.seats if s.user_id == ana.id)
+    mails = list(session.scalars(select(OutboxMessage).where(
+        OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "result")))))
+    found = keyed(session, mails)
+    end = [kind for kind, key in found if key in (f"report:{game.id}:5:{tribe}", f"result:{game.id}:{tribe}")]
+    assert end == kinds  # one mail at the end of the game, not two
+    assert [kind for kind, _ in found].count("result") == kinds.count("result")
