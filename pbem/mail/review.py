@@ -33,6 +33,11 @@ from pbem.services.errors import NotFound
 log = logging.getLogger(__name__)
 
 DISCARDED = "discarded by "
+# An operator releasing a mail held for an error must see whether its From was checked.
+DMARC_SHOWN = {"pass": "pass: our mail server checked the From",
+               "fail": "fail: the From may be forged",
+               "none": "none: no verdict (the From domain has no DMARC policy, or the check erred)",
+               "absent": "not checked: no Authentication-Results from our mail servers"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class HeldMail:
     game_id: int | None
     game_title: str | None
     seat: str | None
+    dmarc: str  # what our server's Authentication-Results said of the From, for people
     orders: list[str]  # the lines the gateway would act on, as plain text (templates escape them)
     unreadable: str | None  # why no lines could be read, if so
 
@@ -68,12 +74,12 @@ def held(session: Session, settings: MailSettings | None = None, limit: int = 20
 
 
 def _describe(session: Session, row: InboundMessage, settings: MailSettings) -> HeldMail:
-    subject, orders, unreadable = "", [], None
+    subject, orders, unreadable, dmarc = "", [], None, "unknown: the mail could not be read"
     try:
         mail = parse_message(row.raw, config=settings.mail_config(),
                              envelope_to=row.recipients if row.envelope_to is not None else None,
                              envelope_from=row.envelope_from)
-        subject = mail.subject or ""
+        subject, dmarc = mail.subject or "", DMARC_SHOWN[mail.dmarc]
         orders = order_lines(mail.text)
     except (MailRejected, OrderTextError) as error:
         unreadable = str(error)
@@ -81,7 +87,7 @@ def _describe(session: Session, row: InboundMessage, settings: MailSettings) -> 
     return HeldMail(id=row.id, received_at=row.received_at, envelope_from=row.envelope_from,
                     envelope_to=row.envelope_to, from_address=row.from_address, subject=subject,
                     reason=row.reason, game_id=row.game_id, game_title=game.title if game else None,
-                    seat=row.seat, orders=orders, unreadable=unreadable)
+                    seat=row.seat, dmarc=dmarc, orders=orders, unreadable=unreadable)
 
 
 def _take(session: Session, inbound_id: int, **values: object) -> bool:

@@ -18,6 +18,7 @@ from service_helpers import form_with, make_game, make_user, web_sign_in
 
 ANA, BO, OPS = "ana@example.org", "bo@example.org", "ops@example.org"
 FORGED = {"Authentication-Results": f"{TRUSTED}; spf=fail; dkim=none; dmarc=fail header.from=example.org"}
+GENUINE = {"Authentication-Results": f"{TRUSTED}; spf=pass; dkim=pass; dmarc=pass header.from=example.org"}
 QUEUE = "/admin/mail/review"
 
 
@@ -68,7 +69,8 @@ def test_an_operator_sees_the_held_mail_and_processes_it_once(app: Any, table: d
     page = ops.get(QUEUE)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    for shown in (ANA, "dmarc_fail", table["order"], table["address"], "Test game", table["tribe"]):
+    for shown in (ANA, "dmarc_fail", table["order"], table["address"], "Test game", table["tribe"],
+                  '<dd class="dmarc">fail: the From may be forged</dd>'):
         assert shown in text
 
     form = form_with(page.data, f"{QUEUE}/{inbound_id}/process")
@@ -147,13 +149,15 @@ def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table
 
     monkeypatch.setattr(gateway_module, "_act", fails_once)
     before = snapshot(session, table["game_id"])
-    message_id = mail_and_wait(gateway, ANA, table["address"], table["order"])
+    message_id = mail_and_wait(gateway, ANA, table["address"], table["order"], headers=GENUINE)
     row = inbound_rows(session)[-1]
     assert (row.status, row.reason) == ("review", "error") and row.dedup_key
     assert snapshot(session, table["game_id"]) == before and not sink.replies_to(message_id)
 
     ops = _client(app, OPS)
-    form = form_with(ops.get(QUEUE).data, f"{QUEUE}/{row.id}/process")
+    page = ops.get(QUEUE)
+    assert '<dd class="dmarc">pass: our mail server checked the From</dd>' in page.get_data(as_text=True)
+    form = form_with(page.data, f"{QUEUE}/{row.id}/process")
     assert ops.post(form.action, data=form.data()).status_code == 302
 
     released = _row(session, row.id)
@@ -162,3 +166,20 @@ def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table
     assert (table["tribe"], table["order"]) in after["pending"] + [entry[1:] for entry in after["log"]]
     [reply] = sink.replies_to(message_id)
     assert "Accepted" in body(reply)
+
+
+def test_releasing_keeps_the_other_checks(app: Any, table: dict[str, Any], session: Session, gateway: Any,
+                                          sink: Any) -> None:
+    """Process skips DMARC only: a held mail to a reply address replaced meanwhile is refused."""
+    before = snapshot(session, table["game_id"])
+    inbound_id, message_id = _held(session, gateway, table)
+    gateway_module.replace_token(session, table["game_id"], table["tribe"])
+    session.commit()
+    ops = _client(app, OPS)
+    form = form_with(ops.get(QUEUE).data, f"{QUEUE}/{inbound_id}/process")
+    ops.post(form.action, data=form.data())
+    row = _row(session, inbound_id)
+    assert row.status == "rejected" and row.reason.startswith("replaced_token; released by ops@example.org")
+    assert snapshot(session, table["game_id"]) == before
+    [answer] = sink.replies_to(message_id)
+    assert "was replaced" in body(answer) and "Nothing in your mail was carried out" in body(answer)
