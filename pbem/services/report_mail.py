@@ -158,8 +158,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
     game = session.get(Game, job.game_id)
     assert game is not None  # the job goes with its game (ON DELETE CASCADE)
     orders = log_lines(session, game.id)
-    moment = record(game, orders[:job.seq])
-    current = len(orders) == job.seq  # nobody has moved since: the game's deadline is this moment's
+    moment, latest = record(game, orders[:job.seq]), record(game, orders)
     counts = {"sent": 0, "skipped": 0, "failed": 0}
     for seat in sorted(game.seats, key=lambda s: s.position):
         address = wants_results(seat)
@@ -169,12 +168,13 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
         if _sent(session, key):  # checked before rendering: a second run costs nothing
             counts["skipped"] += 1
             continue
+        reader = _reader(game, job, seat)
+        session.rollback()  # no transaction stays open across the render (up to 30 s)
         try:
-            mail = _render(game, job, seat, moment, game.deadline_at if current else None)
+            mail = _render(reader, moment, latest)
         except Exception as error:  # noqa: BLE001 - one seat must not hold up the others
-            session.rollback()
             # The class and the seat only: a message could quote the hand being rendered.
-            log.error("report job %s: the %s seat's mail failed to render (%s)", job.id, seat.tribe,
+            log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["tribe"],
                       type(error).__name__)
             counts["failed"] += 1
             continue
@@ -215,28 +215,35 @@ def give_up(session: Session, job_id: int) -> list[str]:
     return [seat.tribe for seat in missing]  # type: ignore[misc]
 
 
-def _render(game: Game, job: ReportJob, seat: Seat, moment: dict[str, Any], deadline: Any) -> dict[str, Any]:
-    """Subject, text, HTML and parts of one seat's mail."""
+def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
+    """What one seat's render needs, read from the database beforehand as plain values."""
     from pbem.services.notify import base_url  # notify imports this module
     user = seat.user
     assert user is not None and seat.tribe is not None
     base = base_url()
+    report = job.kind == ReportJob.REPORT
     facts: dict[str, Any] = {
         "title": game.title, "names": {s.tribe: s.label for s in game.seats if s.tribe},
-        "tz": user.time_zone or "UTC", "deadline": deadline,
+        "tz": user.time_zone or "UTC", "deadline": game.deadline_at,
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
-                  **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"}
-                     if job.kind == ReportJob.REPORT else {})}}
-    report = job.kind == ReportJob.REPORT
+                  **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"} if report else {})}}
+    return {"tribe": seat.tribe, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
+            "paper_size": user.paper_size, "told": seat.tribe in (job.turn_seats or ())}
+
+
+def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
+    """Subject, text, HTML and parts of one seat's mail: the report or notice of `moment`, and
+    what is expected of the reader in the `latest` record (bots may have played on since)."""
+    tribe, age, facts = reader["tribe"], reader["age"], reader["facts"]
     with bounded():
-        context = (content.age_report(moment, seat.tribe, job.age, **facts) if report
-                   else content.phase_notice(moment, seat.tribe, job.age, job.phase, **facts))
-        # What is expected is told as of the moment the mail goes out, not of the phase's end.
-        context["next"] = content.next_step(moment, seat.tribe, **facts)
-        rendered = render_report(context, page_size=user.paper_size, pdf=report, seconds=None, memory_mb=None)
+        context = (content.age_report(moment, tribe, age, **facts) if reader["report"]
+                   else content.phase_notice(moment, tribe, age, reader["phase"], **facts))
+        context["next"] = content.next_step(latest, tribe, **facts)  # with the game's deadline now
+        rendered = render_report(context, page_size=reader["paper_size"], pdf=reader["report"], seconds=None,
+                                 memory_mb=None)
     subject = rendered.mail.subject
-    if seat.tribe in (job.turn_seats or ()) and context["next"]["yours"]:
+    if reader["told"] and context["next"]["yours"]:  # "your turn" only if the reader still owes it now
         subject = f"Your turn: {subject}"
     parts = [MailPart(f"{name}.png", "image/png", png, name) for name, png in rendered.mail.images.items()]
     if rendered.pdf is not None:

@@ -360,3 +360,62 @@ def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, ma
     end = [kind for kind, key in found if key in (f"report:{game.id}:5:{tribe}", f"result:{game.id}:{tribe}")]
     assert end == kinds  # one mail at the end of the game, not two
     assert [kind for kind, _ in found].count("result") == kinds.count("result")
+
+
+# ---- as of the moment the mail is sent ----------------------------------------------------------------
+
+def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, int]:
+    """Two people chose their cards (report mail off); a notice job of that moment tells the
+    first to develop it is their turn, and is rendered late: after they played (`moved`) or not."""
+    ana, bo = make_user(session, "ana@example.com", "Ana"), make_user(session, "bo@example.com", "Bo")
+    game = make_game(session, ana, players=2, bots=(), invites=["bo@example.com"], seed=5, title="Duel")
+    lobby.join_game(session, game.id, bo)
+    session.expire_all()
+    seats = {s.tribe: s for s in session.get(Game, game.id).seats}
+    for seat in seats.values():
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web", user_id=seat.user_id)
+    state = game_state(session, session.get(Game, game.id))
+    assert state.milestones()[-1].phase == "choosing"
+    first = seats[state.decisions()[0].seat]
+    job = ReportJob(game_id=game.id, kind="notice", age=1, phase="choosing", seq=len(state.order_log()),
+                    attempts=0, turn_seats=[first.tribe])
+    session.add(job)
+    session.commit()
+    if moved:
+        decision = state.decisions()[0]
+        play.submit_orders(session, first, first_legal_order(decision.private()), channel="web",
+                           user_id=first.user_id)
+    return first, job.id
+
+
+def _outbox_to(session: Session, seat: Any, kind: str) -> list[OutboxMessage]:
+    rows = list(session.scalars(select(OutboxMessage).where(
+        OutboxMessage.to_address == seat.user.primary_address, OutboxMessage.kind == kind)))
+    session.rollback()
+    return rows
+
+
+@pytest.mark.parametrize("moved", [False, True])
+def test_your_turn_is_told_as_of_the_moment_the_mail_is_rendered(session, make_user, inline_app, moved):
+    first, job_id = _told_notice(session, make_user, moved)
+    with inline_app.app_context():
+        assert report_mail.render_job(session, job_id)["sent"] == 2
+    [notice] = _outbox_to(session, first, "notice")
+    assert notice.subject.startswith("Your turn: ") is not moved
+    assert ("It is your development turn" in notice.body) is not moved
+    assert ("Nothing for you to do now" in notice.body) is moved
+
+
+def test_no_transaction_stays_open_while_a_mail_is_rendered(session, make_user, inline_app, monkeypatch):
+    first, job_id = _told_notice(session, make_user, moved=False)
+    open_during_render = []
+
+    def render(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        open_during_render.append(session.in_transaction())
+        return _plain()
+    monkeypatch.setattr(report_mail, "_render", render)
+    with inline_app.app_context():
+        report_mail.render_job(session, job_id)
+    assert open_during_render == [False, False]
+    assert [row.subject for row in _outbox_to(session, first, "notice")] == ["A rendered report"]
