@@ -60,8 +60,8 @@ def render_reports(job_id: int) -> dict[str, Any]:
 def mail_sweep() -> dict[str, Any]:
     stored = gateway.pending(db.session, limit=500)
     waiting = lost(db.session, limit=500)  # rows a retrying task owns are left to it
-    jobs = report_mail.stale_jobs(db.session, limit=500)
     db.session.rollback()
+    jobs = report_mail.stale_jobs(db.session, limit=500)  # touched: the next sweeps leave them alone a while
     for inbound_id in stored:
         process_inbound.apply_async(args=[inbound_id], queue=QUEUE)
     for outbox_id in waiting:

@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import Any, Iterable, Sequence
 
 from flask import current_app, has_app_context
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, scoped_session
 
@@ -41,7 +41,9 @@ from pbem.services.state import game_state, log_lines, record
 log = logging.getLogger(__name__)
 
 RENDER_TASK = "pbem.render_reports"
-REDO_AFTER = timedelta(minutes=2)  # a job untouched this long lost its task or its worker
+# A job untouched this long lost its task or its worker: longer than a render task may run
+# (time_limit 180 s, worker/mail_tasks.py) plus a wait in the queue.
+REDO_AFTER = timedelta(minutes=5)
 MAX_ATTEMPTS = 3  # runs of a job with a seat that keeps failing, before it is given up
 
 
@@ -266,9 +268,14 @@ def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str,
 # ---- 3. the sweep ------------------------------------------------------------------------------
 
 def stale_jobs(session: Session, older_than: timedelta = REDO_AFTER, limit: int = 100) -> list[int]:
-    """Undone jobs nobody has touched for `older_than`: their task or worker was lost."""
-    cutoff = now() - older_than
-    return list(session.scalars(select(ReportJob.id).where(
-        ReportJob.done_at.is_(None), func.coalesce(ReportJob.tried_at, ReportJob.created_at) < cutoff)
-        .order_by(ReportJob.id).limit(limit)))
+    """Undone jobs nobody has touched for `older_than` (their task or worker was lost), touched
+    now and committed: the caller sends them again, and the next sweeps wait `older_than` again."""
+    stale = (ReportJob.done_at.is_(None),
+             func.coalesce(ReportJob.tried_at, ReportJob.created_at) < now() - older_than)
+    ids = list(session.scalars(select(ReportJob.id).where(*stale).order_by(ReportJob.id).limit(limit)))
+    # Still stale when updated: of two sweeps at once, one takes each job.
+    taken = list(session.scalars(update(ReportJob).where(ReportJob.id.in_(ids), *stale)
+                                 .values(tried_at=now()).returning(ReportJob.id))) if ids else []
+    session.commit()
+    return sorted(taken)
 

@@ -419,3 +419,18 @@ def test_no_transaction_stays_open_while_a_mail_is_rendered(session, make_user, 
         report_mail.render_job(session, job_id)
     assert open_during_render == [False, False]
     assert [row.subject for row in _outbox_to(session, first, "notice")] == ["A rendered report"]
+
+
+def test_the_sweep_leaves_a_recent_job_alone_and_redoes_an_old_one_once(session, make_user):
+    game, _ = person_and_bot_game(session, make_user, "ana@example.com")
+    running = now() - timedelta(minutes=3)  # a render may run this long (its task's time limit)
+    lost = now() - report_mail.REDO_AFTER - timedelta(minutes=1)
+    jobs = [ReportJob(game_id=game.id, kind="notice", age=1, phase=phase, seq=0, attempts=attempts,
+                      created_at=created, tried_at=tried)
+            for phase, attempts, created, tried in [("choosing", 0, now(), None), ("development", 1, lost, running),
+                                                    ("conflict", 1, lost, lost)]]
+    session.add_all(jobs)
+    session.commit()
+    ids = [job.id for job in jobs]
+    swept = [[i for i in report_mail.stale_jobs(session) if i in ids] for _ in range(2)]
+    assert swept == [[ids[2]], []]  # the second sweep waits REDO_AFTER again
