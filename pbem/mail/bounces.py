@@ -9,7 +9,8 @@ handling, whichever channel brought it, and never answers it.
 What counts (docs/email.md, "Bounces"):
 - a DSN (multipart/report; report-type=delivery-status): Status 5.x.x (or Action: failed) is
   hard, 4.x.x (Action: delayed) soft; a non-standard failure notice (a mailer daemon, the
-  original attached) is read for the same codes in its text, and without any code it is hard;
+  original attached) is read for the same codes in its text, and without any code it is hard
+  only if a mail system clearly sent it; an auto-reply (vacation) is no bounce at all;
 - a hard bounce saying the mailbox does not exist (`DEAD_MAILBOX`) suppresses the address at
   once, other hard bounces after `HARD_LIMIT`; soft bounces are only counted;
 - one mail counts once (its worst bounce), so a replayed or repeated report adds nothing;
@@ -27,6 +28,7 @@ import hmac
 import re
 from dataclasses import dataclass
 from email.message import Message
+from email.utils import parseaddr
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,8 +53,17 @@ NOTICE_KIND = "undeliverable"
 REASON_MAX = 200
 _MAC_CHARS = 24  # 15 bytes of HMAC-SHA256 in lower-case base32 (case-proof, like reply tokens)
 _ENHANCED = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
-_BASIC = re.compile(r"(?:^|[\s:(])([45])\d\d(?=[\s-])")
+# A bare reply code counts only where a mail system quotes the remote server ("... said: 550",
+# Exim's "SMTP error from remote mail server after RCPT TO:<x>:" then the reply on the next
+# line, "host mx [ip]: 550"): elsewhere "call 555-0100" or "500 minutes" are just prose.
+_BASIC = re.compile(r"(?:\bsaid:|\bSMTP error[^\n]*:|\bhost\s+\S+(?:\s*\[[^\]\n]*\])?:|\breplied:|<<<)"
+                    r"\s*([45])\d\d(?=\s|-\D)", re.I)
 _DELAYED = re.compile(r"delay|will (?:be )?retr|temporar|deferred|try again later", re.I)
+# Who clearly is a mail system, not a person's vacation program.
+_SYSTEM_LOCAL = frozenset({"mailer-daemon", "postmaster"})
+_SYSTEM_NAME = re.compile(r"mail delivery (?:subsystem|system)", re.I)
+_AUTO_REPLY_SUBJECT = re.compile(r"^\s*(?:out of (?:the )?office|automatic reply|auto(?:matic)?[- ]?(?:reply|response)"
+                                 r"|auto:|away from (?:the )?office|on vacation|vacation reply)", re.I)
 
 
 # ---- the envelope sender ----------------------------------------------------------------------
@@ -101,24 +112,43 @@ class Report:
     reason: str  # one line for people: status and the remote server's words
 
 
-def read_report(message: Message, *, from_daemon: bool) -> Report | None:
+def read_report(message: Message, *, from_daemon: bool, auto_reply: bool = False) -> Report | None:
     """What a bounce says; None if the mail is no failure report (a vacation reply, a
     "delivered" notice, a person writing to the address).  `from_daemon`: the inbound core
-    saw a bounce (null sender, MAILER-DAEMON, X-Failed-Recipients)."""
+    saw a bounce (null sender, MAILER-DAEMON, X-Failed-Recipients); `auto_reply`: it saw an
+    auto-reply (Auto-Submitted, X-Autoreply, Precedence: auto_reply).
+
+    RFC 3834 vacation replies come with the null sender too, so only a notice a mail system
+    clearly sent counts without a status code; Exim marks its own notices Auto-Submitted, so
+    being a mail system wins over the auto-reply marks."""
     if message.get_content_type() == "multipart/report" and \
             (message.get_param("report-type") or "").lower() == "delivery-status":
         return _dsn(message)
     if not from_daemon:
         return None
+    system = _from_mail_system(message)
+    if not system and (auto_reply or _AUTO_REPLY_SUBJECT.match(str(message.get("Subject", "")))):
+        return None
     text = _notice_text(message)
     if not text.strip():
         return None
-    found = _status_in(text)
-    if found is not None:
-        return Report(HARD if found[0] == "5" else SOFT, found if "." in found else None, _line(text, found))
-    if _DELAYED.search(text):
+    enhanced = _enhanced_in(text)
+    if enhanced is not None:
+        return Report(HARD if enhanced[0] == "5" else SOFT, enhanced, _line(text, enhanced))
+    if _DELAYED.search(text):  # before bare codes: "delayed for more than 500 minutes"
         return Report(SOFT, None, _first_line(text))
-    return Report(HARD, None, _first_line(text))
+    basic = _BASIC.search(text)
+    if basic is not None:
+        return Report(HARD if basic.group(1) == "5" else SOFT, None, _clean(text[basic.start(1):].split("\n", 1)[0]))
+    return Report(HARD, None, _first_line(text)) if system else None
+
+
+def _from_mail_system(message: Message) -> bool:
+    """A notice from a mail server: MAILER-DAEMON, postmaster, "Mail Delivery Subsystem",
+    or with Exim's X-Failed-Recipients."""
+    name, address = parseaddr(str(message.get("From", "")))
+    return ("X-Failed-Recipients" in message or address.partition("@")[0].lower() in _SYSTEM_LOCAL
+            or bool(_SYSTEM_NAME.search(name)))
 
 
 def _dsn(message: Message) -> Report | None:
@@ -163,12 +193,8 @@ def _notice_text(message: Message) -> str:
     return "\n".join(texts)
 
 
-def _status_in(text: str) -> str | None:
-    enhanced = next((m.group(0) for m in _ENHANCED.finditer(text) if m.group(1) in "45"), None)
-    if enhanced:
-        return enhanced
-    basic = _BASIC.search(text)
-    return basic.group(1) if basic else None
+def _enhanced_in(text: str) -> str | None:
+    return next((m.group(0) for m in _ENHANCED.finditer(text) if m.group(1) in "45"), None)
 
 
 def _line(text: str, needle: str) -> str:
@@ -191,7 +217,7 @@ def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettin
     row = _bounced_row(session, mail, settings)
     if row is None:
         return "bounce_forged"
-    report = read_report(parse_structure(raw), from_daemon=mail.bounce)
+    report = read_report(parse_structure(raw), from_daemon=mail.bounce, auto_reply=mail.auto_submitted)
     if report is None:
         return "not_a_bounce"
     delivery = session.get(MailDelivery, row.id, with_for_update=True)

@@ -227,6 +227,62 @@ def test_a_reply_to_the_bounce_address_that_is_no_bounce_is_ignored(table: dict[
     assert _unchanged(_ana(session)) == before and len(sink.messages) == sent_before
 
 
+VACATION = "I am out of the office until Monday. Urgent? Call 555-0100; I answer within 500 minutes."
+
+
+@pytest.mark.parametrize("marks", [
+    {"Auto-Submitted": "auto-replied"},
+    {"X-Autoreply": "yes", "Precedence": "auto_reply"},
+    {"subject": "Automatic reply: Re: your turn"}])
+def test_an_out_of_office_reply_with_the_null_sender_is_no_bounce(table: dict[str, Any], session: Session,
+                                                                  gateway: Any, sink: Any,
+                                                                  marks: dict[str, str]) -> None:
+    """RFC 3834 auto-replies go to the Return-Path (our bounce address) from the null sender."""
+    envelope = _delivered_to_ana(gateway, sink, table)
+    before, sent_before = _unchanged(_ana(session)), len(sink.messages)
+    headers = {name: value for name, value in marks.items() if name != "subject"}
+    raw, _ = compose(ANA, envelope, VACATION, subject=marks.get("subject", "Out of Office"), headers=headers)
+    _bounce(gateway, envelope, raw)
+    assert inbound_rows(session)[-1].reason == "not_a_bounce"
+    assert _unchanged(_ana(session)) == before and len(sink.messages) == sent_before
+
+
+def _exim(envelope: str, text: str) -> bytes:
+    """A failure notice without a DSN, as Exim sends one (and marks Auto-Submitted)."""
+    notice = MIMEText(text)
+    notice["From"] = f"Mail Delivery System <{DAEMON}>"
+    notice["To"] = envelope
+    notice["Subject"] = "Mail delivery failed: returning message to sender"
+    notice["Auto-Submitted"] = "auto-replied"
+    notice["X-Failed-Recipients"] = ANA
+    return notice.as_bytes()
+
+
+def test_numbers_in_a_notice_s_prose_are_no_status_code(table: dict[str, Any], session: Session, gateway: Any,
+                                                        sink: Any) -> None:
+    envelope = _delivered_to_ana(gateway, sink, table)
+    _bounce(gateway, envelope, _exim(envelope, f"Your message to {ANA} has been delayed for more than 500 "
+                                               "minutes. We will keep trying; call 555-0100 for help.\n"))
+    assert inbound_rows(session)[-1].reason == "bounce_soft"
+    ana = _ana(session)
+    assert (ana.soft_bounce_count, ana.bounce_count) == (1, 0)
+
+
+@pytest.mark.parametrize("server", ["exim", "postfix"])
+def test_a_non_dsn_bounce_with_a_bare_code_still_counts_hard(table: dict[str, Any], session: Session,
+                                                              gateway: Any, sink: Any, server: str) -> None:
+    envelope = _delivered_to_ana(gateway, sink, table)
+    said = {"exim": f"SMTP error from remote mail server after RCPT TO:<{ANA}>:\n    550 No such user here",
+            "postfix": f"<{ANA}>: host mx.example.org[192.0.2.7] said: 550 mailbox unavailable "
+                       "(in reply to RCPT TO command)"}[server]
+    _bounce(gateway, envelope, _exim(envelope, "This message was created automatically by mail delivery "
+                                               f"software.\n\nA message that you sent could not be delivered:\n\n"
+                                               f"  {ANA}\n    {said}\n"))
+    assert inbound_rows(session)[-1].reason == "bounce_hard"
+    ana = _ana(session)
+    assert ana.bounce_count == 1 and "550" in ana.last_bounce_reason
+
+
 def test_the_profile_button_lifts_the_suppression(app: Any, table: dict[str, Any], session: Session,
                                                  gateway: Any, sink: Any) -> None:
     envelope = _delivered_to_ana(gateway, sink, table)
@@ -277,3 +333,7 @@ def test_reading_reports_without_a_server() -> None:
     assert read_report(delivered, from_daemon=True) is None
     person, _ = compose(ANA, "x@pbem.test", "550 5.1.1 is what I got")
     assert read_report(parse_structure(person), from_daemon=False) is None
+    receipt = parse_structure(b"From: Ana <ana@example.org>\r\nContent-Type: multipart/report; "
+                              b"report-type=disposition-notification; boundary=R\r\n\r\n--R\r\n"
+                              b"Content-Type: text/plain\r\n\r\nYour message was displayed.\r\n--R--\r\n")
+    assert read_report(receipt, from_daemon=True) is None  # a read receipt is no bounce
