@@ -9,7 +9,8 @@ X-Original-To / To / Cc, and the null sender of bounces from Return-Path: <> (bo
 the inbound core).
 
 `poll(session, settings)` polls once and hands what came in to processing, as the SMTP
-server does; beat runs it every PBEM_IMAP_SECONDS (the task `pbem.imap_poll`), cron may run
+server does, also what was stored before an error cut the poll short (cron has no sweep to
+find it later); beat runs it every PBEM_IMAP_SECONDS (the task `pbem.imap_poll`), cron may run
 `python -m pbem.mail.imap`.
 """
 from __future__ import annotations
@@ -34,8 +35,9 @@ SEEN, TOO_LARGE = r"(\Seen)", r"(\Seen \Flagged)"
 
 
 class ImapError(RuntimeError):
-    """The mailbox cannot be polled (login refused, folder missing, server gone); nothing was
-    stored or changed.  The message names host, port, user and folder, never the password."""
+    """The mailbox cannot be polled (login refused, folder missing, server gone).  Messages
+    stored before the error stay stored (`poll` processes them); the message names host,
+    port, user and folder, never the password."""
 
 
 def connect(settings: MailSettings) -> imaplib.IMAP4:
@@ -58,7 +60,8 @@ def connect(settings: MailSettings) -> imaplib.IMAP4:
 
 def poll_once(session: Session, settings: MailSettings | None = None,
               on_stored: Callable[[int], None] | None = None) -> list[int]:
-    """Store the folder's unseen messages; their inbound ids (oldest first)."""
+    """Store the folder's unseen messages; their inbound ids (oldest first).  `on_stored` hears
+    of each id as soon as it is committed, so a caller keeps them even if the poll then fails."""
     settings = settings or load()
     stored: list[int] = []
     client = connect(settings)
@@ -82,11 +85,11 @@ def poll_once(session: Session, settings: MailSettings | None = None,
             if raw is None:
                 continue
             inbound_id = gateway.receive(session, raw, channel="imap")  # committed
-            _flag(client, uid, SEEN)
             stored.append(inbound_id)
             if on_stored is not None:
                 on_stored(inbound_id)
-    except imaplib.IMAP4.abort as error:  # the connection broke: what was stored stays stored
+            _flag(client, uid, SEEN)
+    except (imaplib.IMAP4.abort, OSError) as error:  # the connection broke: what was stored stays stored
         raise ImapError(f"the IMAP server {settings.imap_host}:{settings.imap_port} went away: {error}") from None
     finally:
         try:
@@ -98,9 +101,18 @@ def poll_once(session: Session, settings: MailSettings | None = None,
 
 def poll(session: Session, settings: MailSettings | None = None, app: Any = None) -> list[int]:
     """Poll once, then process what came in: inline, or as `pbem.process_inbound` tasks
-    (PBEM_MAIL_PROCESS=queue).  The ids stored."""
+    (PBEM_MAIL_PROCESS=queue).  The ids stored.  After an error (ImapError, raised again)
+    what was stored before it is processed all the same."""
     settings = settings or load()
-    ids = poll_once(session, settings)
+    ids: list[int] = []
+    try:
+        poll_once(session, settings, on_stored=ids.append)
+    finally:
+        _hand_on(session, settings, ids, app)
+    return ids
+
+
+def _hand_on(session: Session, settings: MailSettings, ids: list[int], app: Any) -> None:
     if settings.mode == "queue":
         from pbem.mail.smtpd import send_process
         for inbound_id in ids:
@@ -108,7 +120,6 @@ def poll(session: Session, settings: MailSettings | None = None, app: Any = None
     else:
         for inbound_id in ids:
             gateway.process(session, inbound_id, settings)
-    return ids
 
 
 def _size(client: imaplib.IMAP4, uid: bytes) -> int | None:

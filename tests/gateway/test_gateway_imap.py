@@ -152,3 +152,35 @@ def test_html_only_and_base64_mail_over_imap(app: Any, session: Session, table: 
     row = inbound_rows(session)[-1]
     assert (row.status, row.reason) == ("processed", "ok")
     assert _orders(session, table) == [table["order"]]
+
+
+def test_what_was_stored_before_the_connection_dropped_is_processed(
+        app: Any, session: Session, table: dict[str, Any], dovecot: Dovecot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As from cron (`python -m pbem.mail.imap`), where no sweep would find it later."""
+    first, _ = compose(ANA, table["address"], table["order"])
+    second, _ = compose(ANA, table["address"], "STATUS")
+    dovecot.append(first)
+    dovecot.append(second)
+    settings = _settings(app, dovecot)
+    real_uid, stores = imaplib.IMAP4.uid, []
+
+    def drop_on_second_store(self: imaplib.IMAP4, command: str, *args: Any) -> Any:
+        if command.upper() == "STORE":
+            stores.append(args[0])
+            if len(stores) == 2:
+                raise imaplib.IMAP4.abort("connection lost")
+        return real_uid(self, command, *args)
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", drop_on_second_store)
+    with pytest.raises(ImapError, match="went away"):
+        poll(session, settings)
+    monkeypatch.setattr(imaplib.IMAP4, "uid", real_uid)
+
+    assert [(r.status, r.reason) for r in inbound_rows(session)] == [("processed", "ok"), ("processed", "ok")]
+    assert _orders(session, table) == [table["order"]] and _replies(session) == 2
+    assert dovecot.flags() == [{r"\Seen"}, set()]
+    # The next poll fetches the unmarked one again and drops it as a replay.
+    assert len(poll(session, settings)) == 1
+    assert inbound_rows(session)[-1].reason == "duplicate_message_id"
+    assert _replies(session) == 2 and dovecot.flags() == [{r"\Seen"}, {r"\Seen"}]
