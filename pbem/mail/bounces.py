@@ -226,8 +226,8 @@ def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettin
     if delivery.bounce == HARD or (delivery.bounce == SOFT and report.kind == SOFT):
         return "bounce_repeat"  # this mail was counted already
     delivery.bounce = report.kind
-    address = session.scalar(select(EmailAddress).where(EmailAddress.address == row.to_address.lower())
-                             .with_for_update())
+    addresses = _lock_owners_addresses(session, row.to_address.lower())
+    address = next((a for a in addresses if a.address == row.to_address.lower()), None)
     if address is None:  # an invitation to someone without an account
         session.commit()
         return f"bounce_{report.kind}"
@@ -242,9 +242,21 @@ def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettin
             address.suppressed_reason = _clean(
                 f"the mailbox does not exist: {report.reason}" if report.status in DEAD_MAILBOX
                 else f"{address.bounce_count} mails bounced; the last: {report.reason}")
-            _tell_hosts(session, address, settings)
+            _tell_hosts(session, address, addresses, settings)
     session.commit()
     return f"bounce_{report.kind}"
+
+
+def _lock_owners_addresses(session: Session, to_address: str) -> list[EmailAddress]:
+    """Every address of the person `to_address` belongs to, locked for this transaction in id
+    order: two bounces for two of their addresses at once then take turns, and the second
+    sees the first's suppression (else each sees the other address still working and the
+    hosts never hear).  SQLite: the delivery row written just before holds the database's
+    write lock already."""
+    owner = select(EmailAddress.user_id).where(EmailAddress.address == to_address).scalar_subquery()
+    return list(session.scalars(select(EmailAddress).where(EmailAddress.user_id == owner)
+                                .order_by(EmailAddress.id).with_for_update()
+                                .execution_options(populate_existing=True)))
 
 
 def suppressed(session: Session, address: str) -> EmailAddress | None:
@@ -265,11 +277,12 @@ def lift(session: Session, user: User, address_id: int) -> EmailAddress:
     return address
 
 
-def _tell_hosts(session: Session, address: EmailAddress, settings: MailSettings) -> None:
-    """Every address of the player is suppressed now: one mail to the host of each of
-    their running games (not the address or the reason: those are the player's own)."""
+def _tell_hosts(session: Session, address: EmailAddress, addresses: list[EmailAddress],
+                settings: MailSettings) -> None:
+    """If every address of the player (`addresses`, locked) is suppressed now: one mail to the
+    host of each of their running games (not the address or the reason: the player's own)."""
     user = address.user
-    if any(a.suppressed_at is None for a in user.addresses if a is not address):
+    if any(a.suppressed_at is None for a in addresses if a is not address):
         return
     games = session.execute(select(Game, Seat.tribe).join(Seat, Seat.game_id == Game.id).where(
         Seat.user_id == user.id, Game.status == Game.ACTIVE).order_by(Game.id))

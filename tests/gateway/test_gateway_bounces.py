@@ -4,6 +4,8 @@ with the reason on the row), a soft bounce only counts, a forged report changes 
 the owner lifts the suppression on the profile page."""
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.mime.message import MIMEMessage
 from email.mime.multipart import MIMEMultipart
@@ -12,7 +14,7 @@ from email.utils import make_msgid
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from gateway_helpers import compose, inbound_rows, send
@@ -21,7 +23,7 @@ from pbem.mail.bounces import NOTICE_KIND, read_report
 from pbem.mail.gateway import seat_reply_address
 from pbem.mail.imap import poll
 from pbem.mail.inbound import parse_structure
-from pbem.mail.models import MailDelivery
+from pbem.mail.models import InboundMessage, MailDelivery
 from pbem.mail.settings import load
 from pbem.models import EmailAddress, OutboxMessage
 from pbem.services import lobby
@@ -305,8 +307,8 @@ def test_the_profile_button_lifts_the_suppression(app: Any, table: dict[str, Any
     _delivered_to_ana(gateway, sink, table)  # mail goes out again
 
 
-def test_the_host_hears_when_every_address_of_a_player_bounces(app: Any, session: Session, gateway: Any,
-                                                               sink: Any) -> None:
+def _ana_in_bobs_game(app: Any, session: Session) -> dict[str, Any]:
+    """Bob hosts, Ana plays: the reply address of Ana's seat."""
     bob = make_user(session, BOB, "Bob")
     ana = make_user(session, ANA, "Ana")
     game = make_game(session, bob, players=3, bots=("heuristic",), seed=5)
@@ -314,6 +316,12 @@ def test_the_host_hears_when_every_address_of_a_player_bounces(app: Any, session
     seat = next(s for s in session.get(type(game), game.id).seats if s.user_id == ana.id)
     table = {"game_id": game.id, "address": seat_reply_address(session, seat, load(app.config))}
     session.commit()
+    return table
+
+
+def test_the_host_hears_when_every_address_of_a_player_bounces(app: Any, session: Session, gateway: Any,
+                                                               sink: Any) -> None:
+    table = _ana_in_bobs_game(app, session)
     envelope = _delivered_to_ana(gateway, sink, table)
 
     _bounce(gateway, envelope, _dsn(envelope, **DEAD))
@@ -322,6 +330,42 @@ def test_the_host_hears_when_every_address_of_a_player_bounces(app: Any, session
     assert [n.to_address for n in notices] == [BOB]
     assert "Ana" in notices[0].body and ANA not in notices[0].body  # her address stays hers
     assert [m["Subject"] for m in sink.to(BOB) if "bounces" in m["Subject"]] == ["Test game: mail to Ana bounces"]
+
+
+def test_two_addresses_bouncing_at_once_still_tell_the_host_on_postgresql(app: Any, session: Session,
+                                                                          gateway: Any, sink: Any) -> None:
+    """Another bounce, for Ana's second address, is suppressing it in a transaction not yet
+    committed (it saw this first address still working).  The bounce for the first address
+    must wait for it, so that one of the two sees both suppressed and tells the host."""
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite has one write lock: the two bounces cannot overlap there")
+    table = _ana_in_bobs_game(app, session)
+    envelope = _delivered_to_ana(gateway, sink, table)
+    ana_id = _ana(session).user_id
+    session.add(EmailAddress(user_id=ana_id, address="ana@work.example.org"))
+    session.commit()
+    with Session(session.get_bind()) as other:
+        second = other.scalar(select(EmailAddress).where(EmailAddress.address == "ana@work.example.org")
+                              .with_for_update())
+        second.suppressed_at, second.suppressed_reason = datetime.now(timezone.utc), "the mailbox does not exist"
+        other.flush()
+        holder = other.scalar(text("SELECT pg_backend_pid()"))
+        send(gateway.port, _dsn(envelope, **DEAD), "", envelope)  # processed in the gateway's thread
+        # Until the gateway's handler is blocked by the other transaction, or done without waiting.
+        with Session(session.get_bind()) as probe:
+            for _ in range(3000):
+                waiting = probe.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE :holder = ANY("
+                                            "pg_blocking_pids(pid))"), {"holder": holder})
+                done = probe.scalar(select(InboundMessage.status).order_by(InboundMessage.id.desc()).limit(1))
+                probe.rollback()
+                if waiting or done != "stored":
+                    break
+                time.sleep(0.01)
+        other.commit()
+    assert gateway.handler.wait_idle(30)
+    assert _ana(session).suppressed_at is not None
+    assert [n.to_address for n in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == NOTICE_KIND))] \
+        == [BOB]
 
 
 def test_reading_reports_without_a_server() -> None:
