@@ -200,8 +200,8 @@ def give_up(session: Session, job_id: int) -> list[str]:
     game = session.get(Game, job.game_id)
     assert game is not None
     state = game_state(session, game)
-    missing = [seat for seat in sorted(game.seats, key=lambda s: s.position)
-               if wants_results(seat) is not None and not _sent(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
+    missing = [seat for seat in sorted(game.seats, key=lambda s: s.position) if wants_results(seat) is not None
+               and not _sent(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
     for seat in missing:
         if seat.tribe in (job.turn_seats or ()):
             notify.queue_turn_mail(session, game, state, seat, seq=job.seq)
@@ -255,6 +255,9 @@ def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, An
 
 def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str, mail: dict[str, Any]) -> str:
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+    if _sent(session, key):  # another run queued it while this one rendered (send_mail would return it)
+        session.rollback()
+        return "skipped"
     send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],
               parts=mail["parts"], reply_to=seat_reply_address(session, seat), key=key)
     try:
