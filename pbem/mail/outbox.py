@@ -10,7 +10,7 @@ A mail is plain text, or rich: an HTML alternative (`mail_delivery.html`) and fi
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -44,8 +44,7 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
     # Headers cannot hold line breaks; a title with one would otherwise inject headers later.
     subject = " ".join(subject.split())[:SUBJECT_MAX]
     if key is not None:
-        from pbem.mail.models import MailDelivery
-        existing = session.scalar(select(MailDelivery).where(MailDelivery.key == key))
+        existing = _keyed(session, key)
         if existing is not None:
             return existing.message
     parts = _checked(parts)
@@ -89,6 +88,17 @@ def parts_of(session: Session, outbox_id: int) -> list["OutboxPart"]:  # noqa: F
     from pbem.mail.models import OutboxPart
     return list(session.scalars(select(OutboxPart).where(OutboxPart.outbox_id == outbox_id)
                                 .order_by(OutboxPart.position)))
+
+
+def _keyed(session: Session, key: str) -> Any:
+    from pbem.mail.models import MailDelivery
+    return session.scalar(select(MailDelivery).where(MailDelivery.key == key))
+
+
+def queued(session: Session, key: str) -> bool:
+    """Whether a mail with this idempotency key was queued already (sent or not): a caller
+    whose mail is costly to build, or has side effects, asks before building it."""
+    return _keyed(session, key) is not None
 
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:

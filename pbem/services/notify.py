@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from flask import current_app, has_app_context
 from sqlalchemy.orm import Session
 
-from pbem.mail.outbox import send_mail
+from pbem.mail.outbox import queued, send_mail
 from pbem.models import Game, Seat
 from pbem.services import links, moves_mail, report_mail
 
@@ -65,6 +65,9 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     kind = next((d.kind for d in state.decisions(options=False) if d.seat == seat.tribe), None)
     if address is None or not user.notify_turn or kind is None:
         return
+    key = f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.tribe}"
+    if queued(session, key):  # asked before the news below is claimed for this mail
+        return
     url = links.game(base_url(), game.id)
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     # Replies go to the seat's own token address; one mail per seat and decision.
@@ -72,8 +75,7 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
               f"{game.title}: it is your turn to {WHAT.get(kind, 'decide')}.\n\nOpen the game:\n{url}\n\n"
               f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
               + moves_mail.since_last_turn(session, game, state, seat),
-              kind="turn", reply_to=seat_reply_address(session, seat),
-              key=f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.tribe}")
+              kind="turn", reply_to=seat_reply_address(session, seat), key=key)
 
 
 def _results(session: Session, game: Game, state: Any) -> None:

@@ -29,8 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, scoped_session
 
 from engine.core import Milestone
-from pbem.mail.models import MailDelivery
-from pbem.mail.outbox import MailPart, send_mail
+from pbem.mail.outbox import MailPart, queued, send_mail
 from pbem.models import Game, ReportJob, Seat, now
 from pbem.reports import content
 from pbem.reports.render import render_report
@@ -141,10 +140,6 @@ def mail_key(job: ReportJob, tribe: str) -> str:
     return f"notice:{job.game_id}:{job.age}:{job.phase}:{tribe}"
 
 
-def _sent(session: Session, key: str) -> bool:
-    return session.scalar(select(MailDelivery.outbox_id).where(MailDelivery.key == key)) is not None
-
-
 def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict[str, Any]:
     """Render and queue the job's mails, seat by seat; idempotent (keys), then mark it done.
     `last_run` (inline mode: nobody comes back later): a seat that fails is given up at once."""
@@ -167,7 +162,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
         if address is None:
             continue
         key = mail_key(job, seat.tribe)  # type: ignore[arg-type]
-        if _sent(session, key):  # checked before rendering: a second run costs nothing
+        if queued(session, key):  # checked before rendering: a second run costs nothing
             counts["skipped"] += 1
             continue
         reader = _reader(game, job, seat)
@@ -201,7 +196,7 @@ def give_up(session: Session, job_id: int) -> list[str]:
     assert game is not None
     state = game_state(session, game)
     missing = [seat for seat in sorted(game.seats, key=lambda s: s.position) if wants_results(seat) is not None
-               and not _sent(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
+               and not queued(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
     for seat in missing:
         if seat.tribe in (job.turn_seats or ()):
             notify.queue_turn_mail(session, game, state, seat, seq=job.seq)
@@ -255,7 +250,7 @@ def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, An
 
 def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str, mail: dict[str, Any]) -> str:
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
-    if _sent(session, key):  # another run queued it while this one rendered (send_mail would return it)
+    if queued(session, key):  # another run queued it while this one rendered (send_mail would return it)
         session.rollback()
         return "skipped"
     send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],

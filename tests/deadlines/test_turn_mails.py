@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
-from deadline_helpers import decisions, mails, policy_game
-from pbem.services import play
+from deadline_helpers import decisions, fresh, log, mails, owes, play_own, policy_game, seat_of, two_humans
+from pbem.mail.outbox import queued, send_mail
+from pbem.services import moves_mail, play
+from pbem.services.notify import queue_turn_mail
+from pbem.services.state import game_state
 from pbem.testing import first_legal_order
 
 
@@ -36,3 +39,30 @@ def test_settling_several_conflicts_one_by_one_is_one_turn_mail(session, ana):
     play.submit_for_user(session, game.id, ana, f"coexist {won[-1]}", channel="api")
     if decisions(session, game, ana):  # her next decision, after the bots: told once more
         assert len(turn_mails(session, ana)) == told + 1
+
+
+def test_a_turn_mail_queued_already_claims_no_news(session, ana, bo):
+    # The news of a turn mail is counted as told when the mail is built: a mail that is not
+    # built (its key is taken) must leave it for the next mail or the digest.
+    ana.notify_turn = False  # while Bo moves, no turn mail of Ana's claims his news
+    game = two_humans(session, ana, bo)
+    for _ in range(40):  # until Ana owes a decision and has news of Bo's moves
+        if owes(session, game, bo):
+            play_own(session, game, bo)
+        elif owes(session, game, ana) and any(seat == seat_of(session, game, bo).tribe for seat, _, _ in log(session, game)):
+            break
+        else:
+            play_own(session, game, ana)
+    ana.notify_turn = True
+    session.commit()
+    seat = seat_of(session, game, ana)
+    state = game_state(session, fresh(session, game))
+    key = f"turn:{game.id}:{len(state.order_log())}:{seat.tribe}"
+    assert not queued(session, key)
+    send_mail(session, ana.primary_address, "Your turn", "Already told.", kind="turn", key=key)
+    session.commit()
+    reported, count = seat.events_reported, len(turn_mails(session, ana))
+    queue_turn_mail(session, fresh(session, game), state, seat_of(session, game, ana))
+    session.commit()
+    assert (seat_of(session, game, ana).events_reported, len(turn_mails(session, ana))) == (reported, count)
+    assert moves_mail.since_last_turn(session, fresh(session, game), state, seat_of(session, game, ana))
