@@ -44,7 +44,7 @@ def run() -> list[dict[str, Any]]:
     import weasyprint
 
     from pbem.reports import make_url_fetcher, render_html, render_mail, render_pdf, reports_for_record
-    from pbem.reports.render import rasteriser
+    from pbem.reports.render import rasteriser, svg_to_png
 
     record = _record()
     contexts: list[dict[str, Any]] = []
@@ -76,8 +76,15 @@ def run() -> list[dict[str, Any]]:
          "reports": len(contexts), "note": "building a report's context from the record, replayed once"},
     ]
     if rasteriser():
-        mail_ms = [_ms(lambda c=c: render_mail(c)) for c in contexts[:MAIL_REPORTS]]
-        rows.append(_row("reports.mail_ms", mail_ms, note="HTML + text + board PNG (rsvg-convert)"))
+        def first_of_moment(context: dict[str, Any]) -> Any:
+            svg_to_png.cache_clear()  # the first seat's mail of a moment draws the board
+            return render_mail(context)
+        mail_ms = [_ms(lambda c=c: first_of_moment(c)) for c in contexts[:MAIL_REPORTS]]
+        rows.append(_row("reports.mail_ms", mail_ms, note="HTML + text + board PNG (rsvg-convert), board not drawn yet"))
+        render_mail(contexts[0])
+        again_ms = [_ms(lambda: render_mail(contexts[0])) for _ in range(MAIL_REPORTS)]
+        rows.append(_row("reports.mail_same_board_ms", again_ms,
+                         note="another seat's mail of the same moment: the board PNG is drawn once"))
     return rows
 
 
