@@ -4,7 +4,7 @@
 `gateway.receive(channel="imap")` and only then marks it seen (\\Seen), so a crash in between
 fetches it again (and de-duplication by Message-ID drops the second copy).  Messages over
 MAX_BYTES are not fetched: they are marked \\Seen and \\Flagged (a person may look at them in
-any mail client).  The envelope is unknown over IMAP: the recipients come from Delivered-To /
+any mail client); so is one that turns out larger than the server said.  The envelope is unknown over IMAP: the recipients come from Delivered-To /
 X-Original-To / To / Cc, and the null sender of bounces from Return-Path: <> (both read by
 the inbound core).
 
@@ -23,7 +23,7 @@ from typing import Any, Callable
 from sqlalchemy.orm import Session
 
 from pbem.mail import gateway
-from pbem.mail.inbound import MAX_BYTES
+from pbem.mail.inbound import MAX_BYTES, MailRejected
 from pbem.mail.settings import MailSettings, load
 
 log = logging.getLogger(__name__)
@@ -76,21 +76,26 @@ def poll_once(session: Session, settings: MailSettings | None = None,
             if size is None:  # expunged meanwhile (another client): nothing to do
                 continue
             if size > MAX_BYTES:
-                log.warning("IMAP message %s has %d bytes (at most %d): marked seen and flagged, not fetched",
-                            uid.decode(), size, MAX_BYTES)
-                _flag(client, uid, TOO_LARGE)
+                _too_large(client, uid, size)
                 continue
             status, parts = client.uid("FETCH", uid, "(BODY.PEEK[])")  # PEEK: not seen until stored
             raw = next((part[1] for part in parts if isinstance(part, tuple)), None) if status == "OK" else None
             if raw is None:
                 continue
-            inbound_id = gateway.receive(session, raw, channel="imap")  # committed
+            try:
+                inbound_id = gateway.receive(session, raw, channel="imap")  # committed
+            except MailRejected:  # bigger than the server said: left unseen, every poll would stop here
+                _too_large(client, uid, len(raw))
+                continue
             stored.append(inbound_id)
             if on_stored is not None:
                 on_stored(inbound_id)
             _flag(client, uid, SEEN)
     except (imaplib.IMAP4.abort, OSError) as error:  # the connection broke: what was stored stays stored
         raise ImapError(f"the IMAP server {settings.imap_host}:{settings.imap_port} went away: {error}") from None
+    except imaplib.IMAP4.error as error:  # a BAD answer: callers catch ImapError only
+        raise ImapError(f"the IMAP server {settings.imap_host}:{settings.imap_port} refused a command "
+                        f"in folder {settings.imap_folder!r}: {_text(error)}") from None
     finally:
         try:
             client.logout()
@@ -128,6 +133,12 @@ def _size(client: imaplib.IMAP4, uid: bytes) -> int | None:
         return None
     match = _SIZE.search(b" ".join(part for part in meta if isinstance(part, bytes)))
     return int(match.group(1)) if match else None
+
+
+def _too_large(client: imaplib.IMAP4, uid: bytes, size: int) -> None:
+    log.warning("IMAP message %s has %d bytes (at most %d): marked seen and flagged, not stored",
+                uid.decode(), size, MAX_BYTES)
+    _flag(client, uid, TOO_LARGE)
 
 
 def _flag(client: imaplib.IMAP4, uid: bytes, flags: str) -> None:

@@ -5,6 +5,7 @@ password is a clear error that changes nothing."""
 from __future__ import annotations
 
 import imaplib
+import re
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -184,3 +185,50 @@ def test_what_was_stored_before_the_connection_dropped_is_processed(
     assert len(poll(session, settings)) == 1
     assert inbound_rows(session)[-1].reason == "duplicate_message_id"
     assert _replies(session) == 2 and dovecot.flags() == [{r"\Seen"}, {r"\Seen"}]
+
+
+def test_a_message_larger_than_its_reported_size_is_flagged_and_the_poll_goes_on(
+        app: Any, session: Session, table: dict[str, Any], dovecot: Dovecot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server may report a size smaller than what it then sends: the message is refused when
+    stored, flagged like any oversized one, and the poll does not stop on it."""
+    big, _ = compose(ANA, table["address"], table["order"] + "\n" + ("y" * 76 + "\n") * (MAX_BYTES // 77 + 10))
+    small, _ = compose(ANA, table["address"], "STATUS")
+    dovecot.append(big)
+    dovecot.append(small)
+    real_uid = imaplib.IMAP4.uid
+
+    def understated(self: imaplib.IMAP4, command: str, *args: Any) -> Any:
+        status, data = real_uid(self, command, *args)
+        if command.upper() == "FETCH" and args[1] == "(RFC822.SIZE)":
+            data = [re.sub(rb"RFC822\.SIZE \d+", b"RFC822.SIZE 1000", part) if isinstance(part, bytes) else part
+                    for part in data]
+        return status, data
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", understated)
+    settings = _settings(app, dovecot)
+
+    ids = poll(session, settings)
+
+    assert len(ids) == 1 and [r.reason for r in inbound_rows(session)] == ["ok"]  # the small one
+    assert dovecot.flags() == [{r"\Seen", r"\Flagged"}, {r"\Seen"}]
+    assert poll(session, settings) == []  # nothing left to stop on
+
+
+def test_a_bad_answer_from_the_server_is_an_imap_error(app: Any, session: Session, table: dict[str, Any],
+                                                       dovecot: Dovecot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A BAD answer makes imaplib raise its own IMAP4.error: the poller says ImapError, as for
+    every other failure, and keeps nothing half done."""
+    raw, _ = compose(ANA, table["address"], table["order"])
+    dovecot.append(raw)
+    real_uid = imaplib.IMAP4.uid
+
+    def garbled(self: imaplib.IMAP4, command: str, *args: Any) -> Any:
+        if command.upper() == "FETCH" and args[1] == "(RFC822.SIZE)":
+            args = (args[0], "(NO.SUCH.ITEM)")  # Dovecot answers BAD
+        return real_uid(self, command, *args)
+
+    monkeypatch.setattr(imaplib.IMAP4, "uid", garbled)
+    with pytest.raises(ImapError, match="127.0.0.1"):
+        poll(session, _settings(app, dovecot))
+    assert inbound_rows(session) == [] and dovecot.flags() == [set()]
