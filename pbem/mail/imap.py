@@ -4,9 +4,9 @@
 `gateway.receive(channel="imap")` and only then marks it seen (\\Seen), so a crash in between
 fetches it again (and de-duplication by Message-ID drops the second copy).  Messages over
 MAX_BYTES are not fetched: they are marked \\Seen and \\Flagged (a person may look at them in
-any mail client); so is one that turns out larger than the server said.  The envelope is unknown over IMAP: the recipients come from Delivered-To /
-X-Original-To / To / Cc, and the null sender of bounces from Return-Path: <> (both read by
-the inbound core).
+any mail client); so is one that turns out larger than the server said.  The envelope is
+unknown over IMAP: the recipients come from Delivered-To / X-Original-To / To / Cc, and the
+null sender of bounces from Return-Path: <> (both read by the inbound core).
 
 `poll(session, settings)` polls once and hands what came in to processing, as the SMTP
 server does, also what was stored before an error cut the poll short (cron has no sweep to
