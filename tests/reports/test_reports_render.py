@@ -133,3 +133,19 @@ def test_page_size_is_checked(record):
     context = age_report(record, record["players"][0]["seat"], 1)
     with pytest.raises(ValueError):
         render_pdf(context, page_size="A5")
+
+
+def test_a_notice_without_a_board_picture_still_tells_the_phase(record, monkeypatch, tmp_path):
+    """Without rsvg-convert the mail has no board picture; the rest of the notice stays."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # a PATH with no rsvg-convert on it
+    seat = record["players"][0]["seat"]
+    for after in ("development", "conflict"):
+        notice = phase_notice(record, seat, 3, after)
+        assert notice["conflicts"] and (after == "development" or (notice["played"] and notice["my_draws"]))
+        mail = render_mail(notice)
+        assert mail.images == {} and "cid:board" not in mail.html
+        assert "Power cards revealed" in mail.html
+        for conflict in notice["conflicts"]:
+            assert conflict["territory"]["name"] in mail.html
+        if after == "conflict":
+            assert "Prosperity cards played:" in mail.html and "You drew:" in mail.html
