@@ -50,7 +50,9 @@ def test_notices_do_not_depend_on_other_hands(record):
     age = 3
     seats = [p["seat"] for p in record["players"]]
     other = seats[0]
-    base, twin = twin_record(record, other, age)
+    twins = twin_record(record, other, age)
+    assert twins, f"no twin game: no undrawn card to swap into {other}'s hand by age {age}"
+    base, twin = twins
     # Notices of the next age's first phases are not in the cut record: use this age's.
     for reader in seats[1:]:
         for after in ("choosing", "development", "conflict"):
