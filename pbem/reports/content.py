@@ -747,7 +747,8 @@ def phase_notice(record: dict[str, Any], seat: str, age: int, after: str, *, tit
         if after == "development":
             context["headline"] = (f"Age {age}: the power cards are revealed — "
                                    f"{_plural(len(conflicts), 'conflict')}")
-            context["board"] = _board_svg(game, view, f"the development of age {age}", [])
+            disputed = [c["territory"]["id"] for c in conflicts]  # outlined, as the caption says
+            context["board"] = _board_svg(game, view, f"the development of age {age}", disputed)
         else:
             context["headline"] = f"Age {age}: the conflicts are settled"
             context["board"] = _board_svg(game, view, f"the conflicts of age {age}", [])

@@ -1,6 +1,7 @@
 """Report contents (pbem/reports/content.py) checked against the record, replayed by the
 engine: every seat's report of every age of a recorded 4-player game, and the final one."""
 import json
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -230,3 +231,12 @@ def test_reports_that_cannot_be_made(record):
 def test_card_titles_follow_the_engine():
     from pbem.reports.content import CARD_TITLES as REPORT_TITLES
     assert REPORT_TITLES == CARD_TITLES
+
+
+def test_development_notice_outlines_exactly_the_disputed_territories(record):
+    for age in range(1, 6):
+        for seat in [p["seat"] for p in record["players"]]:
+            notice = phase_notice(record, seat, age, "development")
+            outlined = {int(t) for t in re.findall(r'data-highlight="(\d+)"', notice["board"]["svg"])}
+            assert outlined == {c["territory"]["id"] for c in notice["conflicts"]}, (seat, age)
+            assert outlined, "the recorded game has conflicts in every age"
