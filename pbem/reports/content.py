@@ -469,11 +469,12 @@ def _expected(game: _Game, view: dict[str, Any], reader: str, deadline: dict[str
     waiting = [d["seat"] for d in view.get("decisions", [])]
     phase = view["phase"]
     out: dict[str, Any] = {"phase": phase, "phase_name": PHASE_NAMES.get(phase, phase), "age": view["age"],
-                           "deadline": deadline, "yours": bool(mine), "orders": [], "text": "", "cards": [],
+                           # A deadline binds only a seat that owes a decision.
+                           "deadline": deadline if mine else None, "yours": bool(mine), "orders": [],
+                           "text": "", "cards": [],
                            "waiting_for": [game.seat(s) for s in waiting if s != reader]}
     if phase == "over":
         out["text"] = "The game is over. Thank you for playing."
-        out["deadline"] = None
         return out
     if not mine:
         names = _names(out["waiting_for"]) if out["waiting_for"] else "the other players"

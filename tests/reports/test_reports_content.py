@@ -240,3 +240,17 @@ def test_development_notice_outlines_exactly_the_disputed_territories(record):
             outlined = {int(t) for t in re.findall(r'data-highlight="(\d+)"', notice["board"]["svg"])}
             assert outlined == {c["territory"]["id"] for c in notice["conflicts"]}, (seat, age)
             assert outlined, "the recorded game has conflicts in every age"
+
+
+def test_the_deadline_is_shown_only_to_a_reader_who_owes_a_decision(record):
+    from pbem.reports import render_html, render_text
+    deadline = datetime(2025, 1, 15, 17, 0, tzinfo=timezone.utc)
+    owes = {}
+    for seat in [p["seat"] for p in record["players"]]:  # development: one seat's turn at a time
+        notice = phase_notice(record, seat, 2, "choosing", tz="Europe/Paris", deadline=deadline)
+        owes[seat] = notice["next"]["yours"]
+        shown = notice["next"]["deadline"] is not None
+        assert shown == owes[seat], seat
+        for page in (render_text(notice), render_html(notice), render_html(notice, for_mail=True)):
+            assert ("Deadline:" in page) == owes[seat] and ("18:00" in page) == owes[seat], seat
+    assert sorted(owes.values()) == [False, False, False, True]
