@@ -33,7 +33,7 @@ from email.utils import parseaddr
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.mail.inbound import InboundMail, parse_structure
+from pbem.mail.inbound import AUTO_REPLY_SUBJECT, InboundMail, parse_structure
 from pbem.mail.models import MailDelivery
 from pbem.mail.outbox import send_mail
 from pbem.mail.settings import MailSettings
@@ -62,8 +62,6 @@ _DELAYED = re.compile(r"delay|will (?:be )?retr|temporar|deferred|try again late
 # Who clearly is a mail system, not a person's vacation program.
 _SYSTEM_LOCAL = frozenset({"mailer-daemon", "postmaster"})
 _SYSTEM_NAME = re.compile(r"mail delivery (?:subsystem|system)", re.I)
-_AUTO_REPLY_SUBJECT = re.compile(r"^\s*(?:out of (?:the )?office|automatic reply|auto(?:matic)?[- ]?(?:reply|response)"
-                                 r"|auto:|away from (?:the )?office|on vacation|vacation reply)", re.I)
 
 
 # ---- the envelope sender ----------------------------------------------------------------------
@@ -127,7 +125,7 @@ def read_report(message: Message, *, from_daemon: bool, auto_reply: bool = False
     if not from_daemon:
         return None
     system = _from_mail_system(message)
-    if not system and (auto_reply or _AUTO_REPLY_SUBJECT.match(str(message.get("Subject", "")))):
+    if not system and (auto_reply or AUTO_REPLY_SUBJECT.match(str(message.get("Subject", "")))):
         return None
     text = _notice_text(message)
     if not text.strip():

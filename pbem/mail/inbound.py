@@ -29,6 +29,10 @@ MAX_FIELDS = 1000  # header fields; a real reply has under 100
 MAX_ADDRESSES = 50  # per header: enough for any real reply, bounded work for forged ones
 MAX_HEADER_CHARS = 998  # RFC 5322's line limit: informational values are cut to it
 MAX_PARSED_CHARS = 2000  # the stdlib's address parser is slow (1 MB of To: takes minutes)
+# Vacation programs that set none of the standard headers still say what they are in the
+# subject; bounces.py uses the same pattern to tell them from failure notices.
+AUTO_REPLY_SUBJECT = re.compile(r"^\s*(?:out of (?:the )?office|automatic reply|auto(?:matic)?[- ]?(?:reply|response)"
+                                r"|auto:|away from (?:the )?office|on vacation|vacation reply)", re.I)
 
 Dmarc = Literal["pass", "fail", "none", "absent"]
 
@@ -67,7 +71,7 @@ class InboundMail:
     recipients: tuple[str, ...]  # envelope RCPT TO if the gateway gave it, else header hints
     tokens: tuple[str, ...]  # distinct valid reply tokens among the recipients
     subject: str
-    auto_submitted: bool  # Auto-Submitted other than "no", or an autoresponder header
+    auto_submitted: bool  # Auto-Submitted other than "no", an autoresponder header or subject
     bulk_or_list: bool  # Precedence bulk/list/junk, List-Id, List-Unsubscribe
     bounce: bool  # null sender, mailer-daemon/postmaster, delivery or read reports
     loop: bool  # our own X-Loop, mail from ourselves, or too many hops
@@ -148,6 +152,7 @@ def _read(raw: bytes, config: MailConfig, envelope_to: tuple[str, ...] | list[st
                                                       length=config.token_length) for r in recipients)
         if token))
     body = body_text(message)
+    subject = _subject(headers)
     digest = hashlib.sha256("\n".join((from_address, ",".join(sorted(found)),
                                        " ".join(body.split()))).encode("utf-8")).hexdigest()
     return InboundMail(
@@ -157,8 +162,8 @@ def _read(raw: bytes, config: MailConfig, envelope_to: tuple[str, ...] | list[st
         from_name=from_name,
         recipients=recipients,
         tokens=found,
-        subject=_subject(headers),
-        auto_submitted=_auto_submitted(headers),
+        subject=subject,
+        auto_submitted=_auto_submitted(headers, subject),
         bulk_or_list=_bulk_or_list(headers),
         bounce=_bounce(message, headers, from_address, envelope_from),
         loop=_loop(headers, from_address, config),
@@ -280,13 +285,13 @@ def _message_id(headers: _Headers) -> str | None:
 
 # --- flags ------------------------------------------------------------------------------
 
-def _auto_submitted(headers: _Headers) -> bool:
+def _auto_submitted(headers: _Headers, subject: str) -> bool:
     value = headers.first("Auto-Submitted").split(";")[0].strip().lower()
     if value and value != "no":  # RFC 3834: auto-generated, auto-replied, auto-notified
         return True
     if any(name in headers for name in ("X-Autoreply", "X-Autorespond", "X-Autoresponder")):
         return True  # vacation programs that predate Auto-Submitted
-    return headers.first("Precedence").lower() == "auto_reply"
+    return headers.first("Precedence").lower() == "auto_reply" or AUTO_REPLY_SUBJECT.match(subject) is not None
 
 
 def _bulk_or_list(headers: _Headers) -> bool:

@@ -209,6 +209,18 @@ def test_auto_replies_are_flagged(header):
     assert mail.auto_submitted and mail.automated
 
 
+@pytest.mark.parametrize("subject", ["Automatic reply: Re: your turn", "Out of Office: your turn",
+                                     "Auto: away until Monday", "AutoReply", "On vacation"])
+def test_auto_replies_without_standard_headers_are_flagged_by_subject(subject):
+    mail = parse_message(raw().replace(b"Subject: Re: your turn", f"Subject: {subject}".encode()), config=CONFIG)
+    assert mail.auto_submitted and mail.automated
+
+
+def test_a_reply_quoting_an_auto_reply_subject_is_a_person():
+    mail = parse_message(raw().replace(b"Subject: Re: your turn", b"Subject: Re: Out of office"), config=CONFIG)
+    assert not mail.automated
+
+
 def test_auto_submitted_no_is_a_person():
     assert not read("Auto-Submitted: no").automated
 
