@@ -77,8 +77,9 @@ class GatewayHandler:
             log.exception("storing an inbound message failed")
             return "451 4.3.0 Could not store the message; try again later"
         self.stored += 1
+        log.info("inbound mail %s stored", inbound_id)  # the id stays here: it tells senders how much mail we get
         self.schedule(inbound_id)
-        return f"250 2.0.0 OK: stored as {inbound_id}"
+        return "250 2.0.0 OK"
 
     # -- work in threads -------------------------------------------------------------------------
 

@@ -123,6 +123,18 @@ def test_an_oversized_message_is_refused_at_smtp(table: dict[str, Any], session:
     assert snapshot(session, table["game_id"]) == before
 
 
+def test_the_smtp_answer_reveals_nothing_internal(table: dict[str, Any], session: Session, gateway: Any) -> None:
+    raw, _ = compose(ANA, table["address"], "STATUS")
+    with smtplib.SMTP("127.0.0.1", gateway.port, timeout=30) as client:
+        client.ehlo()
+        client.mail(ANA)
+        client.rcpt(table["address"])
+        code, text = client.data(raw)
+    assert gateway.handler.wait_idle(30)
+    assert code == 250 and str(_last(session).id) not in text.decode()
+    assert text.decode() == "2.0.0 OK"
+
+
 def test_mail_for_other_domains_is_not_relayed(gateway: Any) -> None:
     raw, _ = compose(ANA, "someone@elsewhere.example", "hello")
     with pytest.raises(smtplib.SMTPRecipientsRefused):
