@@ -492,9 +492,7 @@ def _expected(game: _Game, view: dict[str, Any], reader: str, deadline: dict[str
         out["text"] = (f"It is your development turn: place a pawn "
                        f"({_plural(options.get('pawns_left', 0), 'pawn')} left to place), "
                        "then, if you wish, move one of your pawns to an adjacent territory.")
-        out["orders"] = ["place 12", "place 12 move 12 to 13"]
-        if options.get("eagle"):
-            out["orders"].append("place 12 eagle 14")
+        out["orders"] = _turn_examples(game.board, options)
     elif kind == "conflict":
         won = [_territory(game.board, t) for t in options.get("won", [])]
         tied = [_territory(game.board, t) for t in options.get("tied", [])]
@@ -517,7 +515,7 @@ def _expected(game: _Game, view: dict[str, Any], reader: str, deadline: dict[str
         t = _territory(game.board, options.get("territory"))
         out["text"] = (f"A battle was declared against you in {t['id']} {t['name']}: "
                        "answer with the Sacred Games, or accept.")
-        out["orders"] = [f"sacred {t['id']}", f"accept {t['id']}"]
+        out["orders"] = ([f"sacred {t['id']}"] if options.get("sacred_games") else []) + [f"accept {t['id']}"]
     elif kind == "scoring":
         out["text"] = f"Score age {view['age']}: play any Blessings or Rafts and Canoes you want to use."
         out["orders"] = ["score"]
@@ -530,6 +528,24 @@ def _expected(game: _Game, view: dict[str, Any], reader: str, deadline: dict[str
             out["text"] += " Your power card is wild: name the territory type it counts as."
             out["orders"].append("score wild jungle")
     return out
+
+
+def _turn_examples(board: Any, options: Mapping[str, Any]) -> list[str]:
+    """Development turns the reader may send now, from its legal options: a pawn placed
+    where it already has pawns (else anywhere), then moved on to a neighbour; and Eagle and
+    Jaguar on the same territory, allowed under every eagle_placement option."""
+    places = options.get("place") or []
+    if not places:
+        return []
+    here = next((t for t in options.get("move_from") or [] if t in places), places[0])
+    orders = [f"place {here}"]
+    index = board.index_of.get(here)
+    neighbours = board.territories[index].neighbours if index is not None else ()
+    if neighbours:  # the pawn just placed can always move on
+        orders.append(f"place {here} move {here} to {neighbours[0]}")
+    if options.get("eagle"):
+        orders.append(f"place {here} eagle {here}")
+    return orders
 
 
 def _final(game: _Game, view: dict[str, Any], reader: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine.aztlan.bots import make_bot, play_out
 from engine.aztlan.game import GAME
@@ -32,15 +32,21 @@ def play_record(seed: int = SEED, names: tuple[str, ...] = NAMES) -> dict[str, A
     return {**record, "orders": state.order_log()}
 
 
-def replay_to_age(record: dict[str, Any], age: int) -> tuple[Any, int]:
-    """The engine's state right after the scoring of `age`, and how many orders that took."""
+def replay_until(record: dict[str, Any], reached: Callable[[Any], bool], what: str) -> tuple[Any, int]:
+    """The engine's state right after the first order that makes `reached(state)` true, and
+    how many orders that took."""
     state = GAME.new_game(record)
     for index, line in enumerate(record["orders"]):
         seat, text = split_line(line)
         state.apply(seat, state.parse(text)[0])
-        if len(state.age_scores) == age:
+        if reached(state):
             return state, index + 1
-    raise AssertionError(f"the record does not reach the end of age {age}")
+    raise AssertionError(f"the record does not reach {what}")
+
+
+def replay_to_age(record: dict[str, Any], age: int) -> tuple[Any, int]:
+    """The engine's state right after the scoring of `age`, and how many orders that took."""
+    return replay_until(record, lambda state: len(state.age_scores) == age, f"the end of age {age}")
 
 
 def twin_record(record: dict[str, Any], other: str, age: int) -> tuple[dict[str, Any], dict[str, Any]] | None:

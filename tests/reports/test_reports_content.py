@@ -9,7 +9,8 @@ import pytest
 from engine.aztlan.cards import CARD_TITLES
 from engine.aztlan.scoring import domain_value
 from pbem.reports import ReportError, age_report, final_report, phase_notice
-from reports_helpers import NAMES, TITLE, expand, replay_to_age
+from pbem.reports.content import next_step
+from reports_helpers import NAMES, TITLE, expand, replay_to_age, replay_until
 
 
 def test_every_seat_gets_a_report_for_every_age(record, reports):
@@ -254,3 +255,60 @@ def test_the_deadline_is_shown_only_to_a_reader_who_owes_a_decision(record):
         for page in (render_text(notice), render_html(notice), render_html(notice, for_mail=True)):
             assert ("Deadline:" in page) == owes[seat] and ("18:00" in page) == owes[seat], seat
     assert sorted(owes.values()) == [False, False, False, True]
+
+
+# The phases each notice follows: its moment is the first order after which the game is
+# past them (the oracle, written from docs/reports.md, not from content.py).
+_NOTICE_AFTER = {"choosing": ("choosing",), "development": ("choosing", "development"),
+                 "conflict": ("choosing", "development", "conflict")}
+
+
+def _check_examples(state, seat, expected, where):
+    """Every example order parses and is legal for `seat` in `state` (tried on a copy);
+    the kinds of decision the examples were for."""
+    for text in expected["orders"]:
+        trial = state.clone()
+        try:
+            trial.submit(seat, trial.parse(text))
+        except Exception as error:  # the engine's parse and legality errors
+            raise AssertionError(f"{where}: example order {text!r} for {seat}: {error}") from None
+    return {d["kind"] for d in state.view(seat)["me"]["decisions"]} if expected["orders"] else set()
+
+
+def test_every_example_order_is_legal_for_its_reader(record, reports):
+    kinds = set()
+    for seat, age, context in reports:
+        state, _ = replay_to_age(record, age)
+        kinds |= _check_examples(state, seat, context["next"], f"report of age {age}")
+    for age in range(1, 6):
+        for after, done in _NOTICE_AFTER.items():
+            state, _ = replay_until(record, lambda s: s.age > age or (s.age == age and s.phase not in done),
+                                    f"the {after} phase of age {age}")
+            for seat in state.seats:
+                notice = phase_notice(record, seat, age, after)
+                kinds |= _check_examples(state, seat, notice["next"], f"{after} notice of age {age}")
+    assert {"power", "turn", "conflict", "scoring"} <= kinds, kinds
+
+
+def _owing(state, kind, offered):
+    """The seat that owes a decision of `kind` whose legal options satisfy `offered`, or None."""
+    return next((d.seat for d in state.decisions() if d.kind == kind and offered(d.options)), None)
+
+
+@pytest.mark.parametrize("kind, offered, word, shown", [
+    ("turn", lambda o: o["eagle"], "eagle", True),
+    ("reaction", lambda o: o["sacred_games"], "sacred", True),
+    ("reaction", lambda o: not o["sacred_games"], "sacred", False),
+    ("conflict", lambda o: o["tlatoani"] and o["tied"], "tlatoani", True),
+    ("scoring", lambda o: o["wild"], "wild", True),
+    ("scoring", lambda o: o["rafts"] and o["rafts_pairs"], "rafts", True)],
+    ids=["eagle", "sacred", "no-sacred", "tlatoani", "wild", "rafts"])
+def test_example_orders_use_a_card_only_when_legal(record, kind, offered, word, shown):
+    """A mail tells what is expected at the moment it is sent: at the first moment of the
+    game where a seat may (or may not) play the card, the examples offer it (or not) and
+    are legal."""
+    state, upto = replay_until(record, lambda s: _owing(s, kind, offered) is not None, f"a {kind} with {word}")
+    seat = _owing(state, kind, offered)
+    expected = next_step({**record, "orders": record["orders"][:upto]}, seat)
+    assert any(word in text.split() for text in expected["orders"]) == shown, expected["orders"]
+    _check_examples(state, seat, expected, f"{kind} with {word}")
