@@ -35,6 +35,7 @@ MAX_EVENTS_PER_AGE = 2000
 MAX_ASSET_BYTES = 2 * 1024 * 1024
 DEFAULT_SECONDS = 30.0
 DEFAULT_MEMORY_MB = 1024
+REPEAT_SECONDS = 0.05  # how often an expired render's alarm rings again
 
 # C0/C1 controls (tabs and newlines become spaces first) and the bidirectional overrides
 # and isolates, which could make a name display as something else.
@@ -169,15 +170,58 @@ def _address_space() -> int | None:
         return None
 
 
+class _Alarm:
+    """A SIGALRM timer that raises RenderTimeout once `seconds` have passed, then again every
+    REPEAT_SECONDS, and remembers that it expired.  WeasyPrint turns any error while it
+    fetches or draws a picture into a missing picture: a single alarm could be swallowed
+    there and the render would run on unbounded."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = False
+        self.expired = False
+
+    def error(self) -> RenderTimeout:
+        return RenderTimeout(f"rendering took longer than {self.seconds:g} s")
+
+    def _ring(self, signum: int, frame: Any) -> None:
+        if self.armed:
+            self.expired = True
+            raise self.error()
+
+    def start(self, previous_left: float, previous_interval: float) -> Callable[[], None]:
+        """Arm the alarm; returns what disarms it and gives back an earlier timer."""
+        old_handler = signal.signal(signal.SIGALRM, self._ring)
+        started = time.monotonic()
+        self.armed = True
+        signal.setitimer(signal.ITIMER_REAL, self.seconds, REPEAT_SECONDS)
+
+        def stop() -> None:
+            while True:  # a tick may land while disarming; once unarmed the handler is quiet
+                try:
+                    self.armed = False
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    break
+                except RenderTimeout:
+                    continue
+            signal.signal(signal.SIGALRM, old_handler)
+            if previous_left:  # give back the rest of an earlier, longer timer
+                left = previous_left - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
+
+        return stop
+
+
 @contextlib.contextmanager
 def bounded(seconds: float | None = DEFAULT_SECONDS,
             memory_mb: int | None = DEFAULT_MEMORY_MB) -> Iterator[None]:
     """Bound the work inside: wall time, and address space growth.
 
     Time: in the main thread on a POSIX system, a SIGALRM timer raises RenderTimeout
-    when `seconds` have passed (any earlier timer is restored afterwards).  Elsewhere
-    (a thread pool) nothing can interrupt the work; the Celery task's hard time limit
-    is the backstop there.
+    when `seconds` have passed, and again every REPEAT_SECONDS until the work stops; work
+    that outlived its time ends in RenderTimeout even if something inside swallowed every
+    alarm (any earlier timer is restored afterwards).  Elsewhere (a thread pool) nothing
+    can interrupt the work; the Celery task's hard time limit is the backstop there.
     Memory: on Linux, in the main thread, the soft RLIMIT_AS is lowered to the current
     size + `memory_mb` while the work runs, then restored: an allocation beyond raises
     MemoryError in Python code (a C library that cannot allocate may abort, and the pool
@@ -185,26 +229,13 @@ def bounded(seconds: float | None = DEFAULT_SECONDS,
     """
     main = threading.current_thread() is threading.main_thread()
     restore: list[Callable[[], None]] = []
+    alarm: _Alarm | None = None
     try:
         if seconds is not None and seconds > 0 and main and hasattr(signal, "setitimer"):
-            previous_left, _ = signal.getitimer(signal.ITIMER_REAL)
+            previous_left, previous_interval = signal.getitimer(signal.ITIMER_REAL)
             if not previous_left or previous_left > seconds:
-
-                def expire(signum: int, frame: Any) -> None:
-                    raise RenderTimeout(f"rendering took longer than {seconds:g} s")
-
-                old_handler = signal.signal(signal.SIGALRM, expire)
-                started = time.monotonic()
-                signal.setitimer(signal.ITIMER_REAL, seconds)
-
-                def undo_timer() -> None:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    signal.signal(signal.SIGALRM, old_handler)
-                    if previous_left:  # give back the rest of an earlier, longer timer
-                        left = previous_left - (time.monotonic() - started)
-                        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
-
-                restore.append(undo_timer)
+                alarm = _Alarm(seconds)
+                restore.append(alarm.start(previous_left, previous_interval))
         if memory_mb is not None and memory_mb > 0 and main:  # a process-wide limit: one render at a time
             try:
                 import resource
@@ -219,7 +250,16 @@ def bounded(seconds: float | None = DEFAULT_SECONDS,
                 if soft == resource.RLIM_INFINITY or wanted < soft:
                     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
                     restore.append(lambda: resource.setrlimit(resource.RLIMIT_AS, (soft, hard)))
-        yield
+        try:
+            yield
+        except RenderTimeout:
+            raise
+        except Exception as error:
+            if alarm is not None and alarm.expired:  # a swallowed alarm surfaced as another error
+                raise alarm.error() from error
+            raise
     finally:
         for undo in reversed(restore):
             undo()
+    if alarm is not None and alarm.expired:  # the work finished, but only after a swallowed alarm
+        raise alarm.error()

@@ -226,3 +226,26 @@ def test_a_slow_render_stops(record, monkeypatch):
     context = age_report(record, record["players"][0]["seat"], 1)
     with pytest.raises(RenderTimeout):
         render_report(context, seconds=0.05)
+
+
+def _wait_for_the_alarm(url):
+    """A board picture that takes longer to fetch than the render may last."""
+    if url == "pbem-render:board.svg":
+        give_up = time.monotonic() + 20  # never hang the suite if no alarm comes
+        while time.monotonic() < give_up:
+            time.sleep(0.01)
+
+
+@main_thread_only
+def test_a_timeout_weasyprint_swallows_still_ends_the_render(record):
+    """WeasyPrint turns any error while it fetches or draws a picture into a missing picture;
+    a render that outlived its bound there must still end in RenderTimeout, not in a PDF with
+    a blank board, and the alarm must not outlive the render."""
+    before = signal.getsignal(signal.SIGALRM)
+    context = age_report(record, record["players"][0]["seat"], 1)
+    render_pdf(context)  # warm: the board is then fetched well within the first second
+    with pytest.raises(RenderTimeout):
+        with bounded(seconds=1, memory_mb=None):
+            render_pdf(context, fetch_log=_wait_for_the_alarm)
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
