@@ -3,7 +3,8 @@
 - `pbem.process_inbound(id)`: read a stored inbound mail and act on it (idempotent: a
   message is processed once, under a lease).
 - `pbem.deliver_mail(outbox_id)`: send one outbox row over SMTP; retried with exponential
-  backoff; never sent twice (`outbox.sent_at`, and a lease while sending).
+  backoff, then given up (marked failed, logged); never sent twice (`outbox.sent_at`, and a
+  lease while sending).
 - `pbem.render_reports(job_id)`: render a report job's mails (pbem/services/report_mail.py);
   idempotent per seat (a mail's key is checked before rendering).
 - `pbem.mail_sweep`: what a lost message left behind: stored inbound mail nobody processed,
@@ -23,7 +24,8 @@ from sqlalchemy.exc import OperationalError
 from pbem.extensions import db
 from pbem.services import report_mail
 from pbem.mail import gateway
-from pbem.mail.delivery import DELIVER_TASK, DeliveryError, deliver, lost, send_delivery
+from pbem.mail.delivery import (DELIVER_TASK, FIRST_BACKOFF, LONGEST_BACKOFF, MAX_ATTEMPTS, DeliveryError, deliver,
+                                 lost, send_delivery)
 from pbem.mail.imap import ImapError, poll
 from pbem.mail.smtpd import PROCESS_TASK
 from pbem.services.queue import IMAP_POLL_TASK, QUEUE
@@ -42,10 +44,12 @@ def process_inbound(inbound_id: int) -> dict[str, Any]:
     return {"inbound": inbound_id, "status": gateway.process(db.session, inbound_id)}
 
 
-@celery.task(name=DELIVER_TASK, bind=True, autoretry_for=(DeliveryError, OperationalError), retry_backoff=5,
-             retry_backoff_max=3600, retry_jitter=True, max_retries=12)
+@celery.task(name=DELIVER_TASK, bind=True, autoretry_for=(DeliveryError, OperationalError),
+             retry_backoff=FIRST_BACKOFF, retry_backoff_max=LONGEST_BACKOFF, retry_jitter=True,
+             max_retries=MAX_ATTEMPTS - 1)
 def deliver_mail(self: Any, outbox_id: int) -> dict[str, Any]:
-    """5 s, 10 s, 20 s, ... up to an hour between attempts: about 10 hours in all."""
+    """5 s, 10 s, 20 s, ... up to an hour between attempts: about 10 hours in all; the last
+    failed attempt marks the row failed (outcome "failed") rather than raising."""
     return {"outbox": outbox_id, "outcome": deliver(db.session, outbox_id)}
 
 
@@ -59,7 +63,7 @@ def render_reports(job_id: int) -> dict[str, Any]:
 @celery.task(name=SWEEP_TASK)
 def mail_sweep() -> dict[str, Any]:
     stored = gateway.pending(db.session, limit=500)
-    waiting = lost(db.session, limit=500)  # rows a retrying task owns are left to it
+    waiting = lost(db.session, limit=500)  # rows a retrying task owns, or given up, are left alone
     db.session.rollback()
     jobs = report_mail.stale_jobs(db.session, limit=500)  # touched: the next sweeps leave them alone a while
     for inbound_id in stored:

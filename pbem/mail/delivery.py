@@ -4,8 +4,10 @@
 so two senders never send it at once), sends it with smtplib, then sets `outbox.sent_at`.
 A row with `sent_at` is never sent again; a failed attempt releases the lease and raises
 `DeliveryError` for the caller (the Celery task `pbem.deliver_mail` retries with
-exponential backoff).  The Message-ID is derived from the row, so the rare resend after a
-crash between the SMTP answer and the commit is recognisably the same mail.
+exponential backoff, `backoff`).  The last of MAX_ATTEMPTS failed attempts marks the row
+failed instead (`mail_delivery.failed_at`, logged for operators): it is never tried again.
+The Message-ID is derived from the row, so the rare resend after a crash between the SMTP
+answer and the commit is recognisably the same mail.
 
 Without PBEM_SMTP_HOST nothing is sent: rows stay in the outbox (the development page).
 When the row's transaction commits, `deliver_after_commit` hands it on: to the task
@@ -36,6 +38,10 @@ log = logging.getLogger(__name__)
 
 DELIVER_TASK = "pbem.deliver_mail"
 LEASE = timedelta(minutes=5)  # a sender that died holding a row frees it after this
+# Attempts before a row is given up: the first and 12 retries, 5 s doubling to an hour apart
+# (about 10 hours in all), so a mail server down for an evening loses nothing.
+MAX_ATTEMPTS = 13
+FIRST_BACKOFF, LONGEST_BACKOFF = 5, 3600  # seconds
 SMTP_TIMEOUT = 30.0
 # Notification kinds and the profile preference that turns them off (List-Unsubscribe).
 PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
@@ -142,9 +148,9 @@ def _claim(session: Session, outbox_id: int) -> OutboxMessage | None:
             session.rollback()  # another sender made it meanwhile
     moment = now()
     taken = session.execute(
-        update(MailDelivery).where(MailDelivery.outbox_id == outbox_id,
+        update(MailDelivery).where(MailDelivery.outbox_id == outbox_id, MailDelivery.failed_at.is_(None),
                                    (MailDelivery.claimed_at.is_(None)) | (MailDelivery.claimed_at < moment - LEASE))
-        .values(claimed_at=moment, attempts=MailDelivery.attempts + 1)
+        .values(claimed_at=moment, retry_at=moment + LEASE, attempts=MailDelivery.attempts + 1)
         .execution_options(synchronize_session=False))
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
@@ -171,9 +177,10 @@ def _smtp(settings: MailSettings) -> smtplib.SMTP:
 
 
 def deliver(session: Session, outbox_id: int, settings: MailSettings | None = None) -> str:
-    """Send one outbox row: "sent", "already" (sent before, or another sender holds it) or
-    "unconfigured" (no SMTP: it stays in the outbox) or "withheld" (never sent: its recipient is
-    suppressed after bounces, or a newer turn mail of the same game supersedes it).  Raises DeliveryError to be retried."""
+    """Send one outbox row: "sent", "already" (sent before, given up, or another sender holds
+    it) or "unconfigured" (no SMTP: it stays in the outbox) or "withheld" (never sent: its
+    recipient is suppressed after bounces, or a newer turn mail of the same game supersedes it)
+    or "failed" (this was the last of MAX_ATTEMPTS).  Raises DeliveryError to be retried."""
     settings = settings or load()
     if not settings.smtp_host:
         return "unconfigured"
@@ -190,14 +197,22 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
         return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same seat")
     message = build(session, row, extra, settings)
     envelope = bounces.bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
+    attempts, kind = extra.attempts if extra is not None else 1, row.kind
     session.rollback()  # no transaction held open across the network
     try:
         with _smtp(settings) as client:
             client.send_message(message, from_addr=envelope, to_addrs=[row.to_address])
     except (smtplib.SMTPException, OSError) as error:
-        session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id)
-                        .values(claimed_at=None, last_error=f"{type(error).__name__}: {error}"[:1000]))
+        reason = f"{type(error).__name__}: {error}"[:1000]
+        last = attempts >= MAX_ATTEMPTS
+        moment = now()
+        session.execute(update(MailDelivery).where(MailDelivery.outbox_id == outbox_id).values(
+            claimed_at=None, last_error=reason, retry_at=None if last else moment + backoff(attempts),
+            failed_at=moment if last else None))
         session.commit()
+        if last:  # the id, kind and server's answer only: the body may hold a sign-in link
+            log.error("outbox %s (%s) given up after %d failed attempts: %s", outbox_id, kind, attempts, reason)
+            return "failed"
         raise DeliveryError(f"outbox {outbox_id}: {error}") from error
     session.execute(update(OutboxMessage).where(OutboxMessage.id == outbox_id, OutboxMessage.sent_at.is_(None))
                     .values(sent_at=now()).execution_options(synchronize_session=False))
@@ -229,20 +244,33 @@ def _withhold(session: Session, outbox_id: int, reason: str) -> str:
     return "withheld"
 
 
+def backoff(attempts: int) -> timedelta:
+    """The wait after `attempts` failed attempts: 5 s, 10 s, 20 s, ... at most an hour."""
+    return timedelta(seconds=min(LONGEST_BACKOFF, FIRST_BACKOFF * 2 ** max(0, attempts - 1)))
+
+
+def _to_send(session: Session, *conditions: Any, limit: int) -> list[int]:
+    """Unsent rows that may still go out (not withheld, not given up), oldest first."""
+    return list(session.scalars(
+        select(OutboxMessage.id).outerjoin(MailDelivery, MailDelivery.outbox_id == OutboxMessage.id)
+        .where(OutboxMessage.sent_at.is_(None), MailDelivery.withheld_at.is_(None),
+               MailDelivery.failed_at.is_(None), *conditions)
+        .order_by(OutboxMessage.id).limit(limit)))
+
+
 def unsent(session: Session, limit: int = 100) -> list[int]:
-    withheld = select(MailDelivery.outbox_id).where(MailDelivery.withheld_at.is_not(None))
-    return list(session.scalars(select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None),
-                                                               OutboxMessage.id.not_in(withheld))
-                                .order_by(OutboxMessage.id).limit(limit)))
+    """Rows to send whose backoff is over: for a caller with no retrying task (the smtpd's loop)."""
+    return _to_send(session, MailDelivery.retry_at.is_(None) | (MailDelivery.retry_at <= now()), limit=limit)
 
 
 def lost(session: Session, older_than: timedelta = timedelta(minutes=2), limit: int = 100) -> list[int]:
-    """Unsent rows no delivery ever tried (their task was lost): for the sweep.  Rows with
-    attempts belong to a task that retries them with backoff."""
-    tried = select(MailDelivery.outbox_id).where(MailDelivery.attempts > 0)
-    return list(session.scalars(select(OutboxMessage.id).where(
-        OutboxMessage.sent_at.is_(None), OutboxMessage.created_at < now() - older_than,
-        OutboxMessage.id.not_in(tried)).order_by(OutboxMessage.id).limit(limit)))
+    """Rows no task looks after, for the sweep: never tried within `older_than` (their task
+    was lost), or not retried a lease after their retry fell due (the retry was lost; rows
+    tried before migration 0008 have no retry time and count as never tried).  Rows given up
+    or withheld are left alone, so the sweep never sends one for ever."""
+    moment = now()
+    return _to_send(session, (MailDelivery.retry_at.is_(None) & (OutboxMessage.created_at < moment - older_than))
+                    | (MailDelivery.retry_at < moment - LEASE), limit=limit)
 
 
 def deliver_pending(session: Session, settings: MailSettings | None = None, limit: int = 100) -> dict[str, int]:

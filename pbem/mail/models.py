@@ -94,6 +94,8 @@ class MailDelivery(db.Model):
     last_error: Mapped[str | None] = mapped_column(Text)
     bounce: Mapped[str | None] = mapped_column(String(4))  # "soft" or "hard": the worst bounce reported
     withheld_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # never sent: recipient suppressed
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # next attempt due (migration 0008)
+    failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # given up after MAX_ATTEMPTS: never tried again
     html: Mapped[str | None] = mapped_column(Text)  # the HTML alternative of `outbox.body`, if any
 
     message: Mapped[OutboxMessage] = relationship()

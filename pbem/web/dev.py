@@ -37,7 +37,10 @@ def outbox() -> Any:
                                          func.length(OutboxPart.data).label("size"))
                                   .where(OutboxPart.outbox_id.in_(ids)).order_by(OutboxPart.position)):
         parts.setdefault(row.outbox_id, []).append(row)
-    return render_template("dev/outbox.html", messages=messages, with_html=with_html, parts=parts)
+    # Mail that will never go out, and why (given up after its retries, or withheld).
+    stopped = {row.outbox_id: row for row in db.session.scalars(select(MailDelivery).where(
+        MailDelivery.outbox_id.in_(ids), MailDelivery.failed_at.is_not(None) | MailDelivery.withheld_at.is_not(None)))}
+    return render_template("dev/outbox.html", messages=messages, with_html=with_html, parts=parts, stopped=stopped)
 
 
 @bp.get("/outbox/<int:outbox_id>/html")
