@@ -189,26 +189,31 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     if recent >= settings.rate_per_hour:
         return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
 
+    # A trusted server says the From is forged (unless an operator released the mail): never
+    # answer it, the answer would go to whoever was impersonated (backscatter).
+    forged = mail.dmarc == "fail" and not (row.reason or "").startswith(RELEASED)
     token = mail.token
     found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
         if token else None
     if found is None:
         if token and _replaced_for(session, token, sender):
-            _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
-                          "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
+            if not forged:
+                _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
+                              "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
             return _finish(session, row, InboundMessage.REJECTED, "replaced_token")
-        _unknown_sender(session, mail, settings)
+        if not forged:
+            _unknown_sender(session, mail, settings)
         return _finish(session, row, InboundMessage.REJECTED, "no_token" if not mail.tokens else "unknown_token")
     game = session.get(Game, found.game_id)
     seat = next((s for s in game.seats if s.tribe == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
     if game is None or seat is None or user is None or not _confirmed(session, user, sender):
-        _unknown_sender(session, mail, settings)
+        if not forged:
+            _unknown_sender(session, mail, settings)
         return _finish(session, row, InboundMessage.REJECTED, "from_mismatch",
                        game_id=found.game_id, seat=found.seat)
     row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
-    released = (row.reason or "").startswith(RELEASED)
-    if mail.dmarc == "fail" and not released:  # a trusted server says the From is forged: an operator looks
+    if forged:  # an operator looks
         _held_notice(session, game, user, settings)
         return _finish(session, row, InboundMessage.REVIEW, "dmarc_fail")
 
@@ -273,8 +278,9 @@ def _sent_lately(session: Session, address: str, kind: str) -> bool:
 
 def _short_answer(session: Session, mail: InboundMail, kind: str, text: str) -> None:
     """A reply of `kind` to the sender, at most one per address and day."""
-    if not _sent_lately(session, mail.from_address, kind):
-        send_mail(session, mail.from_address, _re(mail.subject or "your mail to pbem"), text, kind=kind,
+    address = mail.from_address.lower()  # as accounts compare them: Ana@x and ana@x share the day's answer
+    if not _sent_lately(session, address, kind):
+        send_mail(session, address, _re(mail.subject or "your mail to pbem"), text, kind=kind,
                   headers=_reply_headers(mail))
 
 

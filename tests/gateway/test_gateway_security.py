@@ -20,6 +20,7 @@ from pbem.services.state import game_state
 from service_helpers import make_game, make_user
 
 ANA, MALLORY = "ana@example.org", "mallory@evil.example"
+FORGED = f"{TRUSTED}; spf=fail; dkim=none; dmarc=fail header.from=example.org"
 
 
 @pytest.fixture
@@ -57,6 +58,26 @@ def test_forged_from_with_a_valid_token_changes_nothing(table: dict[str, Any], s
     assert len(sink.to(MALLORY)) == 1
     assert "Ana" not in body(sink.to(MALLORY)[0]) and table["address"] not in body(sink.to(MALLORY)[0])
     assert snapshot(session, table["game_id"]) == before
+
+
+def test_one_short_answer_a_day_whatever_the_case_of_the_address(table: dict[str, Any], session: Session,
+                                                                  gateway: Any, sink: Any) -> None:
+    wrong = reply_address(new_token(), domain=DOMAIN)
+    _mail(gateway, "Mallory@evil.example", wrong, "card 5")
+    _mail(gateway, MALLORY, wrong, "card 6")
+    assert [(r.status, r.reason) for r in inbound_rows(session)] == [("rejected", "unknown_token")] * 2
+    assert outbox_count(session, kind=UNKNOWN_KIND) == 1
+
+
+@pytest.mark.parametrize("to", ["wrong token", "no token"])
+def test_no_answer_to_a_from_our_server_found_forged(table: dict[str, Any], session: Session, gateway: Any,
+                                                     sink: Any, to: str) -> None:
+    """The victim of a forged From would get the answer (backscatter)."""
+    address = reply_address(new_token(), domain=DOMAIN) if to == "wrong token" else f"hello@{DOMAIN}"
+    _mail(gateway, ANA, address, "card 5", headers={"Authentication-Results": FORGED})
+    assert _last(session).status == "rejected"
+    assert outbox_count(session, kind=UNKNOWN_KIND) == 0
+    assert [m for m in sink.to(ANA) if m["In-Reply-To"]] == []
 
 
 def test_valid_from_with_a_wrong_token_changes_nothing(table: dict[str, Any], session: Session,
