@@ -10,12 +10,12 @@ Contexts are plain JSON (store them, or rebuild them from the record at any time
 """
 from pbem.reports.content import (FORMAT, ReportError, age_report, final_report, phase_notice,
                                   reports_for_record)
-from pbem.reports.render import (MailReport, RenderedReport, notice_for_record, render_html,
-                                 render_mail, render_pdf, render_report, render_text,
-                                 report_for_record)
+from pbem.reports.render import (MailReport, RenderedReport, ReportPdf, notice_for_record,
+                                 pdf_for_record, render_html, render_mail, render_pdf, render_report,
+                                 render_text, report_for_record)
 from pbem.reports.safety import RenderError, RenderTimeout, bounded, make_url_fetcher
 
 __all__ = ["FORMAT", "MailReport", "RenderError", "RenderTimeout", "RenderedReport", "ReportError",
-           "age_report", "bounded", "final_report", "make_url_fetcher", "notice_for_record",
-           "phase_notice", "render_html", "render_mail", "render_pdf", "render_report",
+           "ReportPdf", "age_report", "bounded", "final_report", "make_url_fetcher", "notice_for_record",
+           "pdf_for_record", "phase_notice", "render_html", "render_mail", "render_pdf", "render_report",
            "render_text", "report_for_record", "reports_for_record"]

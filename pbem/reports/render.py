@@ -9,7 +9,8 @@ alternative, as a web page, and as a PDF, from one template source in templates/
 - `render_pdf(context, page_size="A4"|"Letter")` -> PDF bytes via WeasyPrint, with a URL
   fetcher that serves only pbem's own report assets (pbem/reports/safety.py).
 - `render_report(context)` does all of it inside time and memory bounds;
-  `report_for_record(record, seat, age, ...)` builds the context too (one call for a worker).
+  `report_for_record(record, seat, age, ...)` builds the context too (one call for a worker);
+  `pdf_for_record(record, seat, age, ...)` only the PDF (the game page's download).
 
 Autoescape is on for every .html template; player text is never marked safe.  The board
 SVG is pbem.drawing's output (it escapes names itself) and is checked before it is
@@ -55,6 +56,13 @@ class MailReport:
     html: str
     text: str
     images: dict[str, bytes] = field(default_factory=dict)  # Content-ID -> PNG
+
+
+@dataclass(frozen=True)
+class ReportPdf:
+    pdf: bytes
+    filename: str  # for the download (ASCII)
+    page_size: str
 
 
 @dataclass(frozen=True)
@@ -272,6 +280,17 @@ def report_for_record(record: dict[str, Any], seat: str, age: int, *, page_size:
     with bounded(seconds, memory_mb):
         context = _content.age_report(record, seat, age, **facts)
         return render_report(context, page_size=page_size, pdf=pdf, seconds=None, memory_mb=None)
+
+
+def pdf_for_record(record: dict[str, Any], seat: str, age: int, *, page_size: str = "A4",
+                   seconds: float | None = DEFAULT_SECONDS, memory_mb: int | None = DEFAULT_MEMORY_MB,
+                   **facts: Any) -> ReportPdf:
+    """Only the PDF of one seat's report, within time and memory bounds: the game page's
+    download, which needs no mail and so no PNG drawn by rsvg-convert."""
+    with bounded(seconds, memory_mb):
+        context = _content.age_report(record, seat, age, **facts)
+        return ReportPdf(pdf=render_pdf(context, page_size=page_size), filename=filename(context),
+                         page_size=_page_size(page_size))
 
 
 def notice_for_record(record: dict[str, Any], seat: str, age: int, after: str, *,

@@ -8,8 +8,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from pbem.models import Game, User
-from pbem.reports import report_for_record
-from pbem.reports.render import RenderedReport
+from pbem.reports import ReportPdf, pdf_for_record
 from pbem.services.accounts import PAPER_SIZES
 from pbem.services.errors import Invalid, NotFound
 from pbem.services.play import require_seat
@@ -23,7 +22,7 @@ def scored_ages(session: Session, game: Game) -> list[int]:
     return list(range(1, len(game_state(session, game).age_scores) + 1))
 
 
-def seat_report(session: Session, game: Game, user: User, age: int, page_size: str | None = None) -> RenderedReport:
+def seat_report(session: Session, game: Game, user: User, age: int, page_size: str | None = None) -> ReportPdf:
     """`page_size`: "A4" or "Letter"; None: the reader's own (their profile's paper size)."""
     seat = require_seat(game, user)
     page_size = page_size or user.paper_size
@@ -33,5 +32,5 @@ def seat_report(session: Session, game: Game, user: User, age: int, page_size: s
         raise NotFound(f"there is no report of age {age} yet")
     full = record(game, log_lines(session, game.id))  # replayed here only; the report is built from the seat's view
     names = {s.tribe: s.label for s in game.seats if s.tribe}
-    return report_for_record(full, seat.tribe, age, page_size=page_size, title=game.title, names=names,
-                             tz=user.time_zone or "UTC")
+    return pdf_for_record(full, seat.tribe, age, page_size=page_size, title=game.title, names=names,
+                          tz=user.time_zone or "UTC")

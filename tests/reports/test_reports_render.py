@@ -149,3 +149,20 @@ def test_a_notice_without_a_board_picture_still_tells_the_phase(record, monkeypa
             assert conflict["territory"]["name"] in mail.html
         if after == "conflict":
             assert "Prosperity cards played:" in mail.html and "You drew:" in mail.html
+
+
+def test_the_download_renders_only_the_pdf_within_bounds(record):
+    """The game page's download needs the PDF alone: no mail, so no PNG drawn by rsvg-convert
+    (not even one taken from the cache)."""
+    from pbem.reports import RenderTimeout, pdf_for_record
+    from pbem.reports.render import _emblem_png, svg_to_png
+    from pbem.services import reports as service
+    assert service.pdf_for_record is pdf_for_record  # what the game page's download calls
+    seat = record["players"][1]["seat"]
+    pictures = (svg_to_png.cache_info(), _emblem_png.cache_info())
+    download = pdf_for_record(record, seat, 2, page_size="Letter", title="T")
+    assert (svg_to_png.cache_info(), _emblem_png.cache_info()) == pictures
+    full = report_for_record(record, seat, 2, page_size="Letter", title="T")
+    assert (download.pdf, download.filename, download.page_size) == (full.pdf, full.filename, full.page_size)
+    with pytest.raises(RenderTimeout):
+        pdf_for_record(record, seat, 2, seconds=0.001)
