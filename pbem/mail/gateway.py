@@ -52,6 +52,8 @@ REPLACED_KIND, HELD_KIND = "mail-replaced", "mail-held"
 # skips the DMARC check, and the final reason keeps the operator's name.
 RELEASED = "released by "
 INDENT = "    "
+# Reasons of mail that failed authentication: what the per-address rate limit counts.
+UNAUTHENTICATED = ("no_token", "unknown_token", "replaced_token", "from_mismatch", "dmarc_fail", "rate_limited")
 
 
 # ---- reply addresses --------------------------------------------------------------------------
@@ -183,39 +185,37 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         reason = ("loop" if mail.loop else "bounce" if mail.bounce else "auto-submitted" if mail.auto_submitted
                   else "bulk")
         return _finish(session, row, InboundMessage.IGNORED, reason)
-    recent = session.scalar(select(func.count(InboundMessage.id)).where(
-        InboundMessage.from_address == sender, InboundMessage.id != row.id,
-        InboundMessage.received_at > row.received_at - timedelta(hours=1)))
-    if recent >= settings.rate_per_hour:
-        return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
-
     # A trusted server says the From is forged (unless an operator released the mail): never
     # answer it, the answer would go to whoever was impersonated (backscatter).
     forged = mail.dmarc == "fail" and not (row.reason or "").startswith(RELEASED)
     token = mail.token
     found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
         if token else None
-    if found is None:
-        if token and _replaced_for(session, token, sender):
-            if not forged:
-                _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
-                              "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
-            return _finish(session, row, InboundMessage.REJECTED, "replaced_token")
-        if not forged:
-            _unknown_sender(session, mail, settings)
-        return _finish(session, row, InboundMessage.REJECTED, "no_token" if not mail.tokens else "unknown_token")
-    game = session.get(Game, found.game_id)
+    game = session.get(Game, found.game_id) if found is not None else None
     seat = next((s for s in game.seats if s.tribe == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
-    if game is None or seat is None or user is None or not _confirmed(session, user, sender):
-        if not forged:
-            _unknown_sender(session, mail, settings)
-        return _finish(session, row, InboundMessage.REJECTED, "from_mismatch",
-                       game_id=found.game_id, seat=found.seat)
-    row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
-    if forged:  # an operator looks
+    if found is None:
+        replaced = token is not None and _replaced_for(session, token, sender)
+        refused = "replaced_token" if replaced else "no_token" if not mail.tokens else "unknown_token"
+    elif game is None or seat is None or user is None or not _confirmed(session, user, sender):
+        refused = "from_mismatch"
+        row.game_id, row.seat = found.game_id, found.seat
+    else:
+        refused = "dmarc_fail" if forged else None
+        row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
+    if refused is not None and _flooded(session, row, settings):
+        return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
+    if refused == "dmarc_fail":  # an operator looks
         _held_notice(session, game, user, settings)
-        return _finish(session, row, InboundMessage.REVIEW, "dmarc_fail")
+        return _finish(session, row, InboundMessage.REVIEW, refused)
+    if refused is not None:
+        if refused == "replaced_token" and not forged:
+            _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
+                          "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
+        elif not forged:
+            _unknown_sender(session, mail, settings)
+        return _finish(session, row, InboundMessage.REJECTED, refused)
+    assert game is not None and seat is not None and user is not None
 
     # Claims are made under the game's lock, so replays racing each other are serialized:
     # the first claims the Message-ID (and its digest counts from then on), the others see it.
@@ -240,6 +240,18 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     context = _Context(row, mail, settings, game, seat, user)
     reason = _act(session, context)
     return _finish(session, session.get(InboundMessage, row.id), InboundMessage.PROCESSED, reason)
+
+
+def _flooded(session: Session, row: InboundMessage, settings: MailSettings) -> bool:
+    """Whether the From sent more mail that failed authentication in the last hour than the
+    rate limit allows (then this failed one is ignored, unanswered).  Only failed mail counts:
+    the From is the sender's word, so a flood under a forged From never silences the real
+    sender's authenticated mail."""
+    recent = session.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.from_address == row.from_address, InboundMessage.id != row.id,
+        InboundMessage.reason.in_(UNAUTHENTICATED),
+        InboundMessage.received_at > row.received_at - timedelta(hours=1)))
+    return recent >= settings.rate_per_hour
 
 
 def content_key(mail: InboundMail) -> str:

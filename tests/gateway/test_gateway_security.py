@@ -172,18 +172,26 @@ def test_dmarc_failure_goes_to_review(table: dict[str, Any], session: Session, g
     assert [m["Subject"] for m in sink.to(ANA)] == [f"A mail in your name was held (Test game, game {table['game_id']})"]
 
 
-def test_rate_limit_per_address(app: Any, table: dict[str, Any], session: Session) -> None:
+def test_rate_limit_counts_only_mail_that_failed_authentication(app: Any, table: dict[str, Any],
+                                                                session: Session) -> None:
+    """A flood under Ana's From (forged: wrong token, or a DMARC failure) is cut off after the
+    limit, unanswered; Ana's own authenticated mail still goes through, however many."""
     from dataclasses import replace
 
     from pbem.mail import gateway as gw
     settings = replace(load(app.config), rate_per_hour=2)
-    statuses = []
-    for n in range(4):
-        raw, _ = compose(ANA, table["address"], "STATUS", headers={"Date": f"Mon, 1 Jan 2029 10:0{n}:00 +0000"})
-        inbound_id = gw.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[table["address"]])
-        statuses.append(gw.process(session, inbound_id, settings))
-    assert statuses == ["processed", "processed", "ignored", "ignored"]
-    assert _last(session).reason == "rate_limited"
+
+    def mail(to: str, minute: int, **headers: str) -> str:
+        raw, _ = compose(ANA, to, "STATUS", headers={"Date": f"Mon, 1 Jan 2029 10:{minute:02}:00 +0000", **headers})
+        inbound_id = gw.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[to])
+        return gw.process(session, inbound_id, settings)
+
+    wrong = reply_address(new_token(), domain=DOMAIN)
+    assert [mail(wrong, 0), mail(wrong, 1)] == ["rejected", "rejected"]
+    assert mail(table["address"], 2, **{"Authentication-Results": FORGED}) == "ignored"
+    assert (_last(session).reason, outbox_count(session, kind=UNKNOWN_KIND)) == ("rate_limited", 1)
+    assert mail(wrong, 3) == "ignored"
+    assert [mail(table["address"], 10 + n) for n in range(3)] == ["processed"] * 3
 
 
 def test_a_resigned_seat_takes_no_more_orders(table: dict[str, Any], session: Session, gateway: Any,
