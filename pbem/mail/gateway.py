@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from typing import Any, Callable
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from pbem.mail import bounces
@@ -149,11 +149,27 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
         return row.status
     try:
         return _process(session, row, settings)
+    except OperationalError:  # the database is away or timed out: not the mail's fault, retry it
+        session.rollback()
+        _free(session, inbound_id)
+        raise
     except Exception:
         session.rollback()
         log.exception("processing inbound mail %s failed; it goes to review", inbound_id)
         _finish(session, session.get(InboundMessage, inbound_id), InboundMessage.REVIEW, "error")
         return InboundMessage.REVIEW
+
+
+def _free(session: Session, inbound_id: int) -> None:
+    """Give up the lease of a message left stored, so that a retry may take it at once (if the
+    database refuses this too, the lease simply runs out)."""
+    try:
+        session.execute(update(InboundMessage).where(
+            InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED)
+            .values(processed_at=None).execution_options(synchronize_session=False))
+        session.commit()
+    except OperationalError:
+        session.rollback()
 
 
 def _finish(session: Session, row: InboundMessage | None, status: str, reason: str | None = None,

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 from typing import Any
 
 from flask import Blueprint, abort, current_app, request
 from markupsafe import escape
+from sqlalchemy.exc import OperationalError
 
 from pbem.extensions import db
 from pbem.mail import gateway
@@ -32,6 +34,7 @@ from pbem.mail.delivery import read_unsubscribe_token, unsubscribe
 from pbem.mail.inbound import MAX_BYTES, MailRejected
 from pbem.mail.settings import load
 
+log = logging.getLogger(__name__)
 bp = Blueprint("mail", __name__, url_prefix="/mail")
 
 MAX_SKEW = 300  # seconds
@@ -81,7 +84,10 @@ def _schedule(inbound_id: int) -> None:
         from pbem.mail.smtpd import send_process
         send_process(inbound_id, app=current_app._get_current_object())  # type: ignore[attr-defined]
     else:  # no worker: the request itself processes it (the 200 is owed only for storing)
-        gateway.process(db.session, inbound_id, settings)
+        try:
+            gateway.process(db.session, inbound_id, settings)
+        except OperationalError:  # stored all the same: the sweep retries it
+            log.exception("processing inbound mail %s failed; it stays stored", inbound_id)
 
 
 _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>pbem: mail preferences</title></head>
