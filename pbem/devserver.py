@@ -16,6 +16,16 @@ from typing import Any
 from pbem.config import database_url
 
 HOST = "127.0.0.1"
+# The development worker renders report mails too: a pool process whose resident memory grew
+# past this many KiB is replaced once its task is done (production: the reports worker's
+# --max-memory-per-child in docker-compose.yml).
+REPORT_MAX_MEMORY_KIB = 512_000
+
+
+def worker_environment() -> dict[str, str]:
+    """The web process's environment, plus the worker's memory backstop (Celery reads
+    CELERY_WORKER_<OPTION> as its command-line option; one already set is kept)."""
+    return {"CELERY_WORKER_MAX_MEMORY_PER_CHILD": str(REPORT_MAX_MEMORY_KIB), **os.environ}
 
 
 def main() -> None:
@@ -31,7 +41,7 @@ def main() -> None:
     worker = None
     if app.config["PBEM_ADVANCE"] == "queue":
         from worker.dev import start_worker
-        worker = start_worker()  # same environment: same database, same queue
+        worker = start_worker(worker_environment())  # same database, same queue
     from pbem.mail.smtpd import controller
     smtpd, _ = controller(app)  # the inbound SMTP gateway, in a thread beside the web server
     smtpd.start()
