@@ -45,7 +45,8 @@ FIRST_BACKOFF, LONGEST_BACKOFF = 5, 3600  # seconds
 SMTP_TIMEOUT = 30.0
 # Notification kinds and the profile preference that turns them off (List-Unsubscribe).
 PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
-               "deadline": "notify_turn", "queue-error": "notify_turn", "result": "notify_results",
+               "deadline": "notify_turn", "queue-error": "notify_turn", "replacement": "notify_turn",
+               "outage": "notify_turn", "result": "notify_results",
                "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites",
                "moves": "opponent_moves"}
 # What unsubscribing sets a preference to: False, or for opponents' moves (a choice) "off".

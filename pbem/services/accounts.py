@@ -61,6 +61,7 @@ def request_sign_in(session: Session, address: str, *, base_url: str) -> None:
     owner = owner_of(session, address)
     token = _new_link_token(session, SIGNIN, address, owner.id if owner else None)
     link = links.signin(base_url, token)
+    # No idempotency key: each request makes a new one-time link, and asking again must mail it.
     send_mail(session, address, "Your pbem sign-in link",
               f"Open this link within {LINK_LIFETIME.seconds // 60} minutes to sign in to pbem:\n\n"
               f"{link}\n\nIf you did not ask for it, ignore this mail: nothing happens without the link.\n",

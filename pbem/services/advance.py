@@ -38,8 +38,8 @@ from engine.records import split_line
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
 from pbem.services.errors import StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
-from pbem.services.notify import notify_advanced
-from pbem.services.schedule import mail_user, schedule
+from pbem.services.notify import mail_seat, notify_advanced
+from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 
 MAX_ATTEMPTS = 3
@@ -140,8 +140,9 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
             seat.last_error = run.errors[tribe]
         if tribe in run.held:
             seat.queue_held_seq = run.held[tribe]
-        if tribe in run.turn_errors:
-            mail_user(session, seat.user, f"{game.title}: a queued turn could not be played",
+        if tribe in run.turn_errors:  # the event: where in the log the turn was refused
+            mail_seat(session, game, seat.user, f"at{run.held[tribe]}",
+                      f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[tribe]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", kind="queue-error")
     if lines or changes or newly_waiting:

@@ -43,7 +43,7 @@ from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, adva
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.moves_mail import send_digests
-from pbem.services.notify import WHAT, base_url
+from pbem.services.notify import WHAT, base_url, mail_seat
 from pbem.services.schedule import (DECISION_NAMES, REMINDER_HOURS, claim_game, current_kind, iso_utc, log_event, mail_user,
                                     owing, passed_reminder, policy_of, schedule, when)
 from pbem.services.state import game_state
@@ -222,6 +222,7 @@ def _mail_hosts_outage(session: Session, hosts: dict[int, list[tuple[Game, datet
                        gap: timedelta | None, now: datetime) -> None:
     for host_id, games in hosts.items():
         host = session.get(User, host_id)
+        # One mail per host and outage, naming all their games: keyed by the tick that found it.
         lines = [f"- {game.title} (game {game.id}): was due {when(old, host)}, now {when(game.deadline_at, host)}"
                  for game, old in games]
         mail_user(session, host, "pbem was down: your games' deadlines moved",
@@ -229,7 +230,7 @@ def _mail_hosts_outage(session: Session, hosts: dict[int, list[tuple[Game, datet
                   f"deadline at once, pbem moved the deadlines that fell due meanwhile by "
                   f"{int(OUTAGE_GRACE.total_seconds() // 3600)} hours from now:\n\n" + "\n".join(lines)
                   + "\n\nNobody was charged a missed turn. You can extend or pause a game from its page.\n",
-                  kind="outage")
+                  kind="outage", key=f"outage:{now.isoformat()}:user{host_id}")
     session.commit()
 
 
@@ -265,6 +266,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     what = WHAT.get(kind, "decide")
     public = DECISION_NAMES.get(kind, "a decision")
     url = links.game(base_url(), game.id)
+    passed = f"due{int(game.deadline_at.timestamp())}"  # the event of every mail about this miss
     play_default = policy.on_missed == "bot"
     offered = []
     for seat in seats:
@@ -278,7 +280,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
             log_event(session, game, "default", f"{_age(state)}{_name(seat)} missed the deadline for {public} "
                       f"(missed: default — the {policy.default} bot decided)", now, seat=seat.tribe,
                       user_id=seat.user_id)
-            mail_user(session, seat.user, f"{game.title}: you missed a deadline",
+            mail_seat(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
                       f"You missed the deadline ({when(game.deadline_at, seat.user)}) to {what} in "
                       f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
                       f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
@@ -289,7 +291,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       "the game waits for them", now, seat=seat.tribe, user_id=seat.user_id)
             report.missed.append((game.id, seat.tribe))
         if seat.missed_in_row >= policy.replace_after and seat.replacement_offered_at is None:
-            _offer(session, game, seat, now, policy.abandoned, url)
+            _offer(session, game, seat, now, policy.abandoned, url, passed)
             offered.append(seat)
             report.offered.append((game.id, seat.tribe))
     if not play_default:
@@ -300,7 +302,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
         names = ", ".join(_name(seat) for seat in seats)
         people = {person.id: person for person in [seat.user for seat in seats] + [host] if person is not None}
         for person in people.values():
-            mail_user(session, person, f"{game.title}: a deadline passed",
+            mail_seat(session, game, person, passed, f"{game.title}: a deadline passed",
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       kind="missed")
@@ -313,7 +315,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
             session.rollback()  # someone else is advancing it: they apply the defaults
 
 
-def _offer(session: Session, game: Game, seat: Seat, now: datetime, bot: str, url: str) -> None:
+def _offer(session: Session, game: Game, seat: Seat, now: datetime, bot: str, url: str, passed: str) -> None:
     """Offer a seat to a replacement; a stand-in bot plays it until someone takes it over."""
     seat.replacement_offered_at = now
     seat.stand_in, seat.stand_in_reason = bot, "abandoned"
@@ -321,12 +323,14 @@ def _offer(session: Session, game: Game, seat: Seat, now: datetime, bot: str, ur
               f"the seat is open for takeover; the {bot} bot plays it until someone takes it over",
               now, seat=seat.tribe, user_id=seat.user_id)
     host = session.get(User, game.created_by) if game.created_by else None
-    mail_user(session, host, f"{game.title}: {seat.tribe} is offered to a replacement",
+    mail_seat(session, game, host, f"offer-{seat.tribe}-{passed}",
+              f"{game.title}: {seat.tribe} is offered to a replacement",
               f"{_name(seat)} missed {seat.missed_in_row} deadlines in a row in {game.title}. The seat is "
               f"now listed for takeover in the lobby, and the {bot} bot plays it until someone takes it "
               f"over. As the host you may also hand it to a bot for good on the game's page.\n\n{url}\n",
               kind="replacement")
-    mail_user(session, seat.user, f"{game.title}: your seat is offered to a replacement",
+    mail_seat(session, game, seat.user, f"offered-{passed}",
+              f"{game.title}: your seat is offered to a replacement",
               f"You missed {seat.missed_in_row} deadlines in a row in {game.title}, so your seat is offered "
               f"to a replacement player and the {bot} bot plays it meanwhile. Send an order to take it "
               f"back before someone takes it over.\n\n{url}\n", kind="replacement")
@@ -355,11 +359,9 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
     url = links.game(base_url(), game.id)
     left = game.deadline_at - now  # type: ignore[operator]
     for seat in owing(session, game, state):
-        user = seat.user
-        if user is None or not user.notify_turn:
-            continue
-        if mail_user(session, user, f"Reminder: {game.title} waits for you",
-                     f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, user)} "
+        if mail_seat(session, game, seat.user, f"d{game.decision_seq}-{offset}h",
+                     f"Reminder: {game.title} waits for you",
+                     f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, seat.user)} "
                      f"(in about {max(1, round(left.total_seconds() / 3600))} hours).\n\n{url}\n",
                      kind="reminder"):
             report.reminded.append((game.id, seat.tribe or ""))
@@ -409,11 +411,11 @@ def extend_deadline(session: Session, game_id: int, user: User, hours: int, now:
     state = game_state(session, game)
     game.extended_hours = (game.extended_hours or 0) + hours
     schedule(session, game, now, state)
-    log_event(session, game, "extend", f"{_age(state)}{user.display_name} (host) extended the deadline by "
-              f"{hours} hours", now, user_id=user.id, hours=hours)
+    event = _event(session, log_event(session, game, "extend", f"{_age(state)}{user.display_name} (host) extended "
+                                      f"the deadline by {hours} hours", now, user_id=user.id, hours=hours))
     url = links.game(base_url(), game.id)
     for seat in owing(session, game, state):
-        mail_user(session, seat.user, f"{game.title}: deadline extended",
+        mail_seat(session, game, seat.user, event, f"{game.title}: deadline extended",
                   f"The host extended the deadline of {game.title} by {hours} hours: it is now "
                   f"{when(game.deadline_at, seat.user)}.\n\n{url}\n", kind="deadline")
     bump_version(session, game)
@@ -439,9 +441,9 @@ def pause_game(session: Session, game_id: int, user: User, now: datetime) -> Gam
     if left <= timedelta(0):
         raise Conflict(f"this game has used all of its {PAUSE_LIMIT.days} days of pause")
     game.paused_at, game.paused_by = now, user.id
-    log_event(session, game, "pause", f"{user.display_name} (host) paused the game; it resumes by itself "
-              f"after {_days(left)} more of pause at the latest", now, user_id=user.id)
-    _tell_players(session, game, f"{game.title} is paused",
+    event = log_event(session, game, "pause", f"{user.display_name} (host) paused the game; it resumes by itself "
+                      f"after {_days(left)} more of pause at the latest", now, user_id=user.id)
+    _tell_players(session, game, event, f"{game.title} is paused",
                   lambda person: f"The host paused {game.title}: deadlines stand still. It resumes when the "
                                  f"host says so, at the latest {when(now + left, person)}.")
     bump_version(session, game)
@@ -472,8 +474,8 @@ def _resume(session: Session, game: Game, now: datetime, text: str, user_id: int
         game.deadline_delay = (game.deadline_delay or 0) + _seconds(now - max(paused_at, game.decision_at))
     game.paused_at = game.paused_by = None
     schedule(session, game, now, game_state(session, game))
-    log_event(session, game, "resume", text, now, user_id=user_id)
-    _tell_players(session, game, f"{game.title} is running again",
+    event = log_event(session, game, "resume", text, now, user_id=user_id)
+    _tell_players(session, game, event, f"{game.title} is running again",
                   lambda person: f"{text}. The current deadline is {when(game.deadline_at, person)}.")
     bump_version(session, game)
 
@@ -486,11 +488,18 @@ def _auto_resume(session: Session, game: Game, now: datetime, report: TickReport
         report.resumed.append(game.id)
 
 
-def _tell_players(session: Session, game: Game, subject: str, body: Callable[[User], str]) -> None:
-    url = links.game(base_url(), game.id)
+def _tell_players(session: Session, game: Game, event: GameEvent, subject: str,
+                  body: Callable[[User], str]) -> None:
+    url, key = links.game(base_url(), game.id), _event(session, event)
     for seat in game.seats:
         if seat.user is not None:
-            mail_user(session, seat.user, subject, f"{body(seat.user)}\n\n{url}\n", kind="deadline")
+            mail_seat(session, game, seat.user, key, subject, f"{body(seat.user)}\n\n{url}\n", kind="deadline")
+
+
+def _event(session: Session, event: GameEvent) -> str:
+    """A logged event as the event of its mails' keys (the host's controls, takeovers)."""
+    session.flush()  # for its id
+    return f"event{event.id}"
 
 
 # ---- replacement --------------------------------------------------------------------------------------
@@ -540,11 +549,12 @@ def take_over(session: Session, game_id: int, user: User, tribe: str, now: datet
     clear_seat(session, game, seat)
     seat.user_id, seat.joined_at = user.id, now
     rename_seat(session, game, tribe, user.display_name)
-    log_event(session, game, "takeover", f"{user.display_name} took over {before}", now, seat=tribe, user_id=user.id)
+    event = _event(session, log_event(session, game, "takeover", f"{user.display_name} took over {before}", now,
+                                      seat=tribe, user_id=user.id))
     host = session.get(User, game.created_by) if game.created_by else None
     url = links.game(base_url(), game.id)
     for person in {host, previous} - {None}:
-        mail_user(session, person, f"{game.title}: {tribe} has a new player",
+        mail_seat(session, game, person, event, f"{game.title}: {tribe} has a new player",
                   f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", kind="replacement")
     session.commit()
     advance(session, game.id, at=now)  # the seat now waits for its new player (who is told)

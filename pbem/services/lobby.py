@@ -1,6 +1,7 @@
 """The lobby: create games, invite, join, leave, start when full, and the game lists."""
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -144,10 +145,13 @@ def _mail_invitation(session: Session, game: Game, inviter: User, address: str, 
     invitee = owner_of(session, address)
     if invitee is not None and not invitee.notify_invites:
         return  # they asked for no invitation mails; the game still lists the seat for them
+    # One invitation per game and invitee, however often it is retried (the address goes into
+    # the key as a digest: keys are short).
+    invitee_key = hashlib.sha256(address.lower().encode()).hexdigest()[:32]
     send_mail(session, address, f"{inviter.display_name} invites you to play {game.title}",
               f"{inviter.display_name} invites you to a game of Aztlán on pbem: {game.title}.\n\n"
               f"Sign in with this address and join it here:\n{links.game(base_url, game.id)}\n",
-              kind="invitation")
+              kind="invitation", key=f"invitation:{game.id}:{invitee_key}")
 
 
 def get_game_row(session: Session, game_id: int) -> Game:

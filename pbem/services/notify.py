@@ -5,6 +5,9 @@ transaction, so a notification exists exactly when the change it announces was c
   a backlog only the newest turn mail of a game goes out (delivery withholds the older ones).
 - "result": when the game ends, every person in it (who wants results) gets the result; with
   report mail on, the final report is that mail (this one is its fallback).
+- `mail_seat`: every other notification about a game (reminders, missed deadlines, the host's
+  controls, replacements, queued turns refused): keyed per game, event and recipient's seat,
+  with the seat's reply address.
 
 Mails are built from public facts (the kind of decision, the published result), never from
 the full state.  Richer turn reports and age reports are rendered elsewhere (pbem/reports/);
@@ -19,8 +22,9 @@ from flask import current_app, has_app_context
 from sqlalchemy.orm import Session
 
 from pbem.mail.outbox import queued, send_mail
-from pbem.models import Game, Seat
+from pbem.models import Game, Seat, User
 from pbem.services import links, moves_mail, report_mail
+from pbem.services.schedule import mail_user
 
 WHAT = {"power": "choose your power card", "turn": "play your development turn",
         "conflict": "settle the conflicts you won", "reaction": "answer a battle declared against you",
@@ -76,6 +80,23 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
               f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
               + moves_mail.since_last_turn(session, game, state, seat),
               kind="turn", reply_to=seat_reply_address(session, seat), key=key)
+
+
+def mail_seat(session: Session, game: Game, user: User | None, event: str, subject: str, body: str, *,
+              kind: str) -> bool:
+    """A notification about `game` to a person (a seat's player, or the host): once per game,
+    `event` and recipient, keyed "<kind>:<game>:<event>:<seat>", so a tick or advance run
+    twice or retried queues it once; Reply-To is their seat's token address, so a reply acts
+    for that seat.  A person without a seat here (a host who resigned, a replaced player) is
+    named "user<id>" in the key and gets no Reply-To.  Whether a mail went out (or was queued
+    already); False if they have no address or turned this kind of mail off."""
+    if user is None:
+        return False
+    seat = next((s for s in game.seats if s.user_id == user.id and s.tribe), None)
+    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+    return mail_user(session, user, subject, body, kind=kind,
+                     key=f"{kind}:{game.id}:{event}:{seat.tribe if seat else f'user{user.id}'}",
+                     reply_to=seat_reply_address(session, seat) if seat else None)
 
 
 def _results(session: Session, game: Game, state: Any) -> None:

@@ -28,6 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
+from pbem.mail.delivery import PREFERENCES
 from pbem.mail.outbox import send_mail
 from pbem.models import ORDER_MAX, Game, GameEvent, PendingOrder, Seat, User, Vacation
 from pbem.services.errors import Invalid
@@ -230,9 +231,18 @@ def iso_utc(moment: datetime | None) -> str | None:
     return None if moment is None else moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
-def mail_user(session: Session, user: User | None, subject: str, body: str, *, kind: str) -> bool:
+def mail_user(session: Session, user: User | None, subject: str, body: str, *, kind: str,
+              key: str | None = None, reply_to: str | None = None) -> bool:
+    """Queue a mail to a person's primary address, unless they turned this kind of mail off
+    (the preference its List-Unsubscribe link sets).  Mails about a game and a seat go through
+    `notify.mail_seat`, which adds the idempotency key and the seat's reply address."""
     address = user.primary_address if user is not None else None
-    if not address:
+    if not address or not wants(user, kind):
         return False
-    send_mail(session, address, subject, body, kind=kind)
+    send_mail(session, address, subject, body, kind=kind, key=key, reply_to=reply_to)
     return True
+
+
+def wants(user: User, kind: str) -> bool:
+    preference = PREFERENCES.get(kind)
+    return preference is None or getattr(user, preference) not in (False, "off")
