@@ -187,7 +187,9 @@ class _Alarm:
     def _ring(self, signum: int, frame: Any) -> None:
         if self.armed:
             self.expired = True
-            raise self.error()
+            # Not inside a finaliser: the error would be ignored there and the cleanup lost.
+            if frame is None or frame.f_code.co_name != "__del__":
+                raise self.error()
 
     def start(self, previous_left: float, previous_interval: float) -> Callable[[], None]:
         """Arm the alarm; returns what disarms it and gives back an earlier timer."""
