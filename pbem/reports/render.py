@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -257,7 +258,32 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
         pictures["board.svg"] = ("image/svg+xml", context["board"]["svg"].encode("utf-8"))
     fetcher = make_url_fetcher(fetch_log, pictures)
     document = weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher)
-    return document.write_pdf(uncompressed_pdf=False)
+    failures = _PictureFailures()
+    weasy_log = logging.getLogger("weasyprint")
+    weasy_log.addHandler(failures)
+    try:
+        pdf = document.write_pdf(uncompressed_pdf=False)
+    finally:
+        weasy_log.removeHandler(failures)
+    if failures.failed:  # never a PDF with a blank board (an error drawing it, memory running out)
+        raise RenderError(f"a picture of the report could not be drawn: {failures.failed[0][:200]}")
+    return pdf
+
+
+class _PictureFailures(logging.Handler):
+    """WeasyPrint's reports of pictures it failed to load or draw, in this thread: it logs
+    them and goes on without the picture, whatever the error was."""
+
+    MESSAGES = ("Failed to load image", "Failed to render SVG image")
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.thread = threading.get_ident()
+        self.failed: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread and str(record.msg).startswith(self.MESSAGES):
+            self.failed.append(record.getMessage())
 
 
 def render_report(context: dict[str, Any], *, page_size: str = "A4", pdf: bool = True,

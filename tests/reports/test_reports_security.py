@@ -249,3 +249,15 @@ def test_a_timeout_weasyprint_swallows_still_ends_the_render(record):
             render_pdf(context, fetch_log=_wait_for_the_alarm)
     assert signal.getsignal(signal.SIGALRM) is before
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_board_that_cannot_be_drawn_fails_the_pdf(record):
+    """WeasyPrint would leave the picture out and go on: a PDF with a blank board must not go
+    out (memory running out while the board is read, here)."""
+    def out_of_memory(url):
+        if url == "pbem-render:board.svg":
+            raise MemoryError
+    context = age_report(record, record["players"][0]["seat"], 1)
+    with pytest.raises(RenderError):
+        render_pdf(context, fetch_log=out_of_memory)
+    assert render_pdf(context).startswith(b"%PDF-")
