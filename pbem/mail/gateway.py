@@ -29,7 +29,7 @@ from pbem.mail import bounces
 from pbem.mail import commands as cmd
 from pbem.mail import render
 from pbem.mail.extract import OrderTextError, order_lines
-from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, parse_message
+from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, addressed_token, parse_message
 from pbem.mail.models import REASON_MAX, InboundMessage, SeatToken
 from pbem.mail.outbox import MailPart, send_mail
 from pbem.mail.picture import board_picture, reply_html
@@ -87,7 +87,7 @@ def replace_token(session: Session, game_id: int, tribe: str) -> str:
 # ---- receiving ----------------------------------------------------------------------------------
 
 def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | None = None,
-            envelope_to: list[str] | tuple[str, ...] | None = None) -> int:
+            envelope_to: list[str] | tuple[str, ...] | None = None, settings: MailSettings | None = None) -> int:
     """Store a raw message durably and return its id.  Raise MailRejected("too_large") for one
     over MAX_BYTES (the channel refuses it: SMTP 552, webhook 413).
 
@@ -97,10 +97,11 @@ def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | 
         raise ValueError(f"unknown channel {channel!r}")
     if len(raw) > MAX_BYTES:
         raise MailRejected("too_large", f"{len(raw)} bytes, at most {MAX_BYTES}")
+    token = addressed_token(raw, config=(settings or load()).mail_config(), envelope_to=envelope_to)
     row = InboundMessage(channel=channel, received_at=now(), raw=bytes(raw), size=len(raw),
                          envelope_from=None if envelope_from is None else envelope_from[:256],
                          envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
-                         status=InboundMessage.STORED)
+                         status=InboundMessage.STORED, token=token)
     session.add(row)
     session.commit()
     return row.id
@@ -134,8 +135,28 @@ class _Context:
 
 
 def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
-    """Read a stored message once and act on it; its final status.  Safe to call twice."""
+    """Read a stored message once and act on it; its final status ("stored" if it must wait
+    for an earlier mail of its seat).  Safe to call twice.  Then the seat's later mails that
+    waited for this one follow, in order of arrival."""
     settings = settings or load()
+    status = later = _process_one(session, inbound_id, settings)
+    following = inbound_id
+    while later != InboundMessage.STORED and (following := _waiting_after(session, following)) is not None:
+        later = _process_one(session, following, settings)
+    return status
+
+
+def _waiting_after(session: Session, inbound_id: int) -> int | None:
+    """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
+    token = session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
+    if token is None:
+        return None
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.token == token, InboundMessage.id > inbound_id, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1))
+
+
+def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
     moment = now()
     taken = session.execute(update(InboundMessage).where(
         InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
@@ -218,7 +239,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         row.game_id, row.seat = found.game_id, found.seat
     else:
         refused = "dmarc_fail" if forged else None
-        row.game_id, row.seat, row.user_id = game.id, seat.tribe, user.id
+        row.game_id, row.seat, row.user_id, row.token = game.id, seat.tribe, user.id, found.token
     if refused is not None and _flooded(session, row, settings):
         return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
     if refused == "dmarc_fail":  # an operator looks
@@ -236,6 +257,15 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     # Claims are made under the game's lock, so replays racing each other are serialized:
     # the first claims the Message-ID (and its digest counts from then on), the others see it.
     lock_game(session, game.id)
+    # Queue workers run several mails at once: a seat's mails act in order of arrival (a
+    # correction after the original), so this one waits while an earlier one is unprocessed.
+    if session.scalar(select(InboundMessage.id).where(
+            InboundMessage.token == found.token, InboundMessage.id < row.id,
+            InboundMessage.status == InboundMessage.STORED).limit(1)) is not None:
+        row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
+        session.commit()
+        log.info("inbound mail %s waits for an earlier mail of its seat", row.id)
+        return InboundMessage.STORED
     key = f"{sender} {mail.message_id}"[:510]
     # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
     if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key,
@@ -437,6 +467,13 @@ def _submit(session: Session, c: _Context, lines: list[str]) -> str:
     from pbem.services.play import submit_orders
 
     seat = session.get(Seat, c.seat.id)
+    row = session.get(InboundMessage, c.row.id)
+    assert seat is not None and row is not None
+    if row.orders is not None:  # carried out by an earlier attempt that died or failed after
+        return _accepted(session, c, row.orders.splitlines(), _still_pending(session, c, row.orders.splitlines()))
+    # Dirty in this session, so submit_orders commits it in the orders' own transaction (and
+    # a refusal rolls it back with them): the mail's orders go in once, whatever happens next.
+    row.orders = "\n".join(lines)
     try:
         receipt = submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id)
     except OrderRejected as error:
@@ -444,13 +481,24 @@ def _submit(session: Session, c: _Context, lines: list[str]) -> str:
             message = str(error).split(f"'{error.line}': ", 1)[-1]
             raise _Stop(error.line, message, error.expected, lines) from None
         raise _Stop(lines[0], error.message, "", lines) from None
+    row.orders = "\n".join(receipt.orders)  # as stored, for a later attempt's reply
+    return _accepted(session, c, receipt.orders, receipt.pending)
+
+
+def _still_pending(session: Session, c: _Context, orders: list[str]) -> list[str]:
+    mine = set(session.scalars(select(PendingOrder.text).where(PendingOrder.game_id == c.game.id,
+                                                               PendingOrder.seat == c.seat.tribe)))
+    return [order for order in orders if order in mine]
+
+
+def _accepted(session: Session, c: _Context, orders: list[str], pending: list[str]) -> str:
     game = session.get(Game, c.game.id, populate_existing=True)
     view = game_state(session, game).view(c.seat.tribe) if game is not None else {}
     text = (f"Accepted for {render._who(game, c.seat.tribe)} in game {game.id} "
-            f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in receipt.orders))
-    if receipt.pending:
+            f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in orders))
+    if pending:
         text += ("\n\nWaiting to be applied (until then you may replace them by sending new orders):\n"
-                 + "\n".join(INDENT + o for o in receipt.pending))
+                 + "\n".join(INDENT + o for o in pending))
     if game.status == Game.FINISHED:
         text += "\n\nThe game is over."
     else:

@@ -145,12 +145,8 @@ def _read(raw: bytes, config: MailConfig, envelope_to: tuple[str, ...] | list[st
         raise MailRejected("malformed", f"more than {MAX_FIELDS} header fields")
     headers = _Headers(message)
     from_name, from_address = _sender(headers)
-    recipients = (tuple(dict.fromkeys(_normal(a) for a in envelope_to)) if envelope_to is not None
-                  else _header_recipients(headers))
-    found = tuple(dict.fromkeys(
-        token for token in (tokens.token_from_address(r, domain=config.domain, local_part=config.local_part,
-                                                      length=config.token_length) for r in recipients)
-        if token))
+    recipients = _recipients(headers, envelope_to)
+    found = _tokens(recipients, config)
     body = body_text(message)
     subject = _subject(headers)
     digest = hashlib.sha256("\n".join((from_address, ",".join(sorted(found)),
@@ -173,6 +169,34 @@ def _read(raw: bytes, config: MailConfig, envelope_to: tuple[str, ...] | list[st
         size=len(raw),
         date_header=headers.first("Date") or None,  # as sent, unparsed
     )
+
+
+def addressed_token(raw: bytes, *, config: MailConfig = MailConfig(),
+                    envelope_to: tuple[str, ...] | list[str] | None = None) -> str | None:
+    """The one seat token the message is addressed to, as `parse_message` would find it, but
+    reading no more than the header (the gateway records it on arrival, to keep a seat's
+    mails in order).  None when there is none, several, or the header cannot be read."""
+    try:
+        headers = _Headers(BytesParser(policy=_POLICY).parsebytes(raw[:MAX_BYTES], headersonly=True)) \
+            if envelope_to is None else None
+        found = _tokens(_recipients(headers, envelope_to), config)
+    except Exception:  # stored all the same: parse_message decides what the mail is
+        return None
+    return found[0] if len(found) == 1 else None
+
+
+def _recipients(headers: _Headers | None, envelope_to: tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    if envelope_to is not None:  # the envelope is authoritative
+        return tuple(dict.fromkeys(_normal(a) for a in envelope_to))
+    assert headers is not None
+    return _header_recipients(headers)
+
+
+def _tokens(recipients: tuple[str, ...], config: MailConfig) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(
+        token for token in (tokens.token_from_address(r, domain=config.domain, local_part=config.local_part,
+                                                      length=config.token_length) for r in recipients)
+        if token))
 
 
 # --- addresses --------------------------------------------------------------------------

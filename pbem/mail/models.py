@@ -69,9 +69,13 @@ class InboundMessage(db.Model):
     seat: Mapped[str | None] = mapped_column(String(16))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The seat token it is addressed to, recorded on arrival: a seat's mails act in order (0009).
+    token: Mapped[str | None] = mapped_column(String(TOKEN_MAX))
+    # The order lines carried out from it, committed with the orders: never submitted twice (0009).
+    orders: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (Index("ix_inbound_mail_from_received", "from_address", "received_at"),
-                      Index("ix_inbound_mail_digest", "digest"))
+                      Index("ix_inbound_mail_digest", "digest"), Index("ix_inbound_mail_token", "token", "id"))
 
     @property
     def recipients(self) -> list[str]:

@@ -87,7 +87,7 @@ class GatewayHandler:
         with self.app.app_context():
             try:
                 return gateway.receive(db.session, raw, channel="smtp", envelope_from=mail_from,
-                                       envelope_to=rcpt_tos)
+                                       envelope_to=rcpt_tos, settings=self.settings)
             finally:
                 db.session.remove()
 
