@@ -4,9 +4,10 @@
         stores the raw message and commits, nothing else: only then may the channel
         acknowledge it (SMTP 250, webhook 200).  Nothing acknowledged is ever lost.
     process(session, id) -> status
-        reads it once (idempotent): parse -> drop automated mail -> rate limit -> token ->
-        From must be a confirmed address of the seat's player -> DMARC -> de-duplication ->
-        commands and orders through the application layer -> one reply in the outbox.
+        reads it once (idempotent): parse -> drop automated mail -> token -> From must be a
+        confirmed address of the seat's player -> DMARC (failures beyond the rate limit are
+        ignored) -> wait behind an earlier mail of the seat -> de-duplication -> commands and
+        orders (once per mail) through the application layer -> one reply in the outbox.
 
 Orders go through `pbem.services.play.submit_orders`, the one order path: all order lines of
 a mail are one submission, carried out entirely or not at all.  Mail that must never be
