@@ -37,9 +37,10 @@ from pbem.mail.picture import board_picture, reply_html
 from pbem.mail.settings import MailSettings, load
 from pbem.mail.tokens import new_token, reply_address
 from pbem.models import EmailAddress, Game, OutboxMessage, PendingOrder, Seat, User, now
-from pbem.services import links
+from pbem.services import links, turn_queue, vacations
 from pbem.services.errors import ServiceError
 from pbem.services.locking import lock_game
+from pbem.services.resign import resign_seat
 from pbem.services.state import game_state
 
 log = logging.getLogger(__name__)
@@ -394,6 +395,11 @@ class _Stop(Exception):
 class _Step:
     lines: list[str]
     run: Callable[[], str]
+    changes: bool = True  # it changes the game or the account: carried out once per mail
+
+
+# Commands that only read: run again whenever the mail is processed again.
+_READ_ONLY = (cmd.Help, cmd.Status, cmd.Board, cmd.Hand, cmd.History)
 
 
 def _act(session: Session, c: _Context) -> str:
@@ -417,7 +423,7 @@ def _act(session: Session, c: _Context) -> str:
     done: list[str] = []
     for index, step in enumerate(steps):
         try:
-            done.append(step.run())
+            done.append(_once(session, c, index, step) if step.changes else step.run())
         except _Stop as stop:
             rest = stop.lines + [line for later in steps[index + 1:] for line in later.lines]
             _reply(session, c, _error_text(done, stop, rest, c))
@@ -450,10 +456,36 @@ def _plan(session: Session, c: _Context, parsed: list[cmd.Command]) -> list[_Ste
             turns = queue_step
             steps.append(_Step(turns, lambda turns=turns: _queue(session, c, turns)))
         else:
-            steps.append(_Step([item.line], lambda item=item: _command(session, c, item)))
+            steps.append(_Step([item.line], lambda item=item: _command(session, c, item),
+                               changes=not isinstance(item, _READ_ONLY)))
     if orders:
         steps.insert(0, _Step(orders, lambda: _submit(session, c, orders)))
     return steps
+
+
+def _once(session: Session, c: _Context, index: int, step: _Step) -> str:
+    """Run a step that changes something at most once for this mail, even if the mail is
+    processed again (the process died before its status was saved, or an operator released
+    it after a later step failed): the step's mark in `inbound_mail.done` is dirty when the
+    step runs, so it is committed in the step's own transaction or rolled back with it."""
+    row = session.get(InboundMessage, c.row.id)
+    assert row is not None
+    marks = list(row.done or [])
+    if index < len(marks) and marks[index] is not None:  # carried out by an earlier attempt
+        return marks[index] or ("Carried out when this mail was first processed:\n"
+                                + "\n".join(INDENT + line for line in step.lines))
+    marks = (marks + [None] * index)[:index]
+    row.done = marks + [""]
+    try:
+        text = step.run()
+    except BaseException:
+        session.rollback()  # the mark goes with whatever the step left undone
+        raise
+    row = session.get(InboundMessage, c.row.id)
+    assert row is not None
+    row.done = marks + [text]  # the reply section, for a later attempt's reply
+    session.commit()
+    return text
 
 
 def _view(session: Session, c: _Context) -> dict[str, Any] | None:
@@ -468,13 +500,7 @@ def _submit(session: Session, c: _Context, lines: list[str]) -> str:
     from pbem.services.play import submit_orders
 
     seat = session.get(Seat, c.seat.id)
-    row = session.get(InboundMessage, c.row.id)
-    assert seat is not None and row is not None
-    if row.orders is not None:  # carried out by an earlier attempt that died or failed after
-        return _accepted(session, c, row.orders.splitlines(), _still_pending(session, c, row.orders.splitlines()))
-    # Dirty in this session, so submit_orders commits it in the orders' own transaction (and
-    # a refusal rolls it back with them): the mail's orders go in once, whatever happens next.
-    row.orders = "\n".join(lines)
+    assert seat is not None
     try:
         receipt = submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id)
     except OrderRejected as error:
@@ -482,14 +508,7 @@ def _submit(session: Session, c: _Context, lines: list[str]) -> str:
             message = str(error).split(f"'{error.line}': ", 1)[-1]
             raise _Stop(error.line, message, error.expected, lines) from None
         raise _Stop(lines[0], error.message, "", lines) from None
-    row.orders = "\n".join(receipt.orders)  # as stored, for a later attempt's reply
     return _accepted(session, c, receipt.orders, receipt.pending)
-
-
-def _still_pending(session: Session, c: _Context, orders: list[str]) -> list[str]:
-    mine = set(session.scalars(select(PendingOrder.text).where(PendingOrder.game_id == c.game.id,
-                                                               PendingOrder.seat == c.seat.tribe)))
-    return [order for order in orders if order in mine]
 
 
 def _accepted(session: Session, c: _Context, orders: list[str], pending: list[str]) -> str:
@@ -511,10 +530,6 @@ def _accepted(session: Session, c: _Context, orders: list[str], pending: list[st
 
 
 def _queue(session: Session, c: _Context, lines: list[str]) -> str:
-    try:
-        from pbem.services import turn_queue
-    except ImportError:
-        return "QUEUE: queued turns are not available yet."
     turns = lines[1:]
     if turns:
         queued = turn_queue.queue_turns(session, c.game.id, c.user, "\n".join(turns), channel="email")
@@ -545,10 +560,6 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
             return render.hand(view)
         return render.history(game, state, view)
     if isinstance(item, cmd.Cancel):
-        try:
-            from pbem.services import turn_queue
-        except ImportError:
-            return "CANCEL: queued turns are not available yet."
         left = turn_queue.cancel_queued(session, game.id, c.user, item.number)
         what = "All queued turns cancelled." if item.number is None else f"Queued turn {item.number} cancelled."
         return what + (" Still queued: " + "; ".join(left) + "." if left else "")
@@ -558,7 +569,6 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
         if not item.confirmed:
             return ("RESIGN: to give up your seat for the rest of the game (a bot plays it), send "
                     "RESIGN CONFIRM. This cannot be undone.")
-        from pbem.services.resign import resign_seat
         seat = resign_seat(session, game.id, session.get(User, c.user.id), now())
         return (f"You resigned from {game.title}: the {seat.bot} bot plays {seat.tribe} from now on. "
                 "This address no longer takes orders for it.")
@@ -566,10 +576,6 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
 
 
 def _vacation(session: Session, c: _Context, item: cmd.Vacation) -> str:
-    try:
-        from pbem.services import vacations
-    except ImportError:
-        return "VACATION: vacations are not available yet."
     user = session.get(User, c.user.id)
     moment = now()
     if item.start is None:

@@ -71,8 +71,9 @@ class InboundMessage(db.Model):
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The seat token it is addressed to, recorded on arrival: a seat's mails act in order (0009).
     token: Mapped[str | None] = mapped_column(String(TOKEN_MAX))
-    # The order lines carried out from it, committed with the orders: never submitted twice (0009).
-    orders: Mapped[str | None] = mapped_column(Text)
+    # What its steps that change something answered, each committed with the step: a step
+    # already here is never carried out again when the mail is processed again (0009).
+    done: Mapped[list[str | None] | None] = mapped_column(JSON)
 
     __table_args__ = (Index("ix_inbound_mail_from_received", "from_address", "received_at"),
                       Index("ix_inbound_mail_digest", "digest"), Index("ix_inbound_mail_token", "token", "id"))

@@ -4,10 +4,11 @@ again (a crash before its status was saved, a release after an error); a later m
 same seat waits for an earlier one still unprocessed."""
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -17,7 +18,7 @@ from pbem.mail import render, review
 from pbem.mail.gateway import seat_reply_address
 from pbem.mail.models import InboundMessage
 from pbem.mail.settings import load
-from pbem.models import OutboxMessage, PendingOrder, now
+from pbem.models import OutboxMessage, PendingOrder, Vacation, now
 from pbem.services import lobby, play
 from pbem.services.state import game_state
 from seat_game import ANA, ana_game
@@ -164,3 +165,32 @@ def test_a_seats_mails_act_in_order_of_arrival(app: Any, two_players: dict[str, 
     pending = session.scalars(select(PendingOrder.text).where(PendingOrder.seat == two_players["seat"]))
     assert list(pending) == [f"card {second_card}"]
     assert gw.process(session, correction, settings) == "processed"  # its own task, late: nothing more
+
+
+def test_a_vacation_is_declared_once_when_a_mail_held_after_an_error_is_released(
+        app: Any, table: dict[str, Any], session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only orders: every step that changes something (a vacation here) counts once per
+    mail; the steps that only read (BOARD) run again, and the reply tells both."""
+    real_board, calls = render.board, []
+
+    def fails_once(*args: Any) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("drawing the board failed")
+        return real_board(*args)
+
+    monkeypatch.setattr(render, "board", fails_once)
+    settings = load(app.config)
+    start = (now() + timedelta(days=30)).date()
+    inbound_id = _store(app, session, table, f"VACATION {start} {start + timedelta(days=3)}\nBOARD")
+    assert gw.process(session, inbound_id, settings) == "review"
+    assert _vacations(session) == 1
+    assert review.release(session, inbound_id, "ops@example.org", settings) == "processed"
+    assert _vacations(session) == 1 and len(calls) == 2
+    [reply] = _replies(session)
+    assert f"Vacation noted: from {start}" in reply and "Nothing was carried out" not in reply
+
+
+def _vacations(session: Session) -> int:
+    session.expire_all()
+    return session.scalar(select(func.count(Vacation.id)))
