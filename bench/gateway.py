@@ -2,7 +2,7 @@
 (real aiosmtpd over loopback) to stored, authenticated orders.
 
 Each message is a reply to a seat's token address from the player's confirmed address,
-carrying a legal order; the row counts when it is processed (token, From, de-duplication,
+carrying a legal order (a secret card choice that replaces the last one); the row counts when it is processed (token, From, de-duplication,
 the order committed through the application layer, the reply queued).  Two figures:
 `gateway.smtp_store` (SMTP transaction to the committed raw row, the acknowledgement path)
 and `gateway.smtp_to_orders` (the same, through processing).  Outbound delivery is off
@@ -27,7 +27,9 @@ from bench.postgres import create_schema, drop_schema
 ROOT = Path(__file__).resolve().parent.parent
 MESSAGES = 200
 SECONDS = 20.0
-SEATS = 20  # games, one person each, so orders are always legal: each mail is a STATUS + card
+# Games of two people of whom only one mails: their secret card choice stays pending (the other
+# has not chosen), so every mail's card order is legal, committed, and replaces the last one.
+SEATS = 20
 
 
 def _free_port() -> int:
@@ -53,6 +55,7 @@ def run() -> list[dict[str, Any]]:
     from pbem.mail import gateway
     from pbem.mail.models import InboundMessage
     from pbem.mail.smtpd import controller
+    from pbem.services import lobby
     from pbem.services.state import game_state
     from service_helpers import make_game, make_user
 
@@ -68,7 +71,10 @@ def run() -> list[dict[str, Any]]:
             session = db.session
             for i in range(SEATS):
                 user = make_user(session, f"p{i}@bench.example", f"P{i}")
-                game = make_game(session, user, players=2, bots=("random",), seed=i)
+                other = make_user(session, f"q{i}@bench.example", f"Q{i}")
+                game = make_game(session, user, players=2, bots=(), invites=[f"q{i}@bench.example"], seed=i)
+                lobby.join_game(session, game.id, other)
+                session.expire_all()
                 seat = next(s for s in game.seats if s.user_id == user.id)
                 cards = game_state(session, game).view(seat.tribe)["me"]["power_left"]
                 seats.append((f"p{i}@bench.example", gateway.seat_reply_address(session, seat), cards))
@@ -78,12 +84,10 @@ def run() -> list[dict[str, Any]]:
         server, handler = controller(app, host="127.0.0.1", port=port)
         server.start()
         try:
-            # A card choice per seat is legal while the game waits for it; later mails ask STATUS
-            # (authenticated, de-duplicated, answered), so every message does the full work.
             raws = []
             for n in range(MESSAGES):
                 sender, address, cards = seats[n % SEATS]
-                body = f"card {cards[0]}\nSTATUS" if n < SEATS else "STATUS\nHAND"
+                body = f"card {cards[(n // SEATS) % len(cards)]}"
                 raws.append((sender, address, _mail(sender, address, body, n)))
             start = time.perf_counter()
             sent = 0
