@@ -106,6 +106,7 @@ def _footer(url: str) -> str:
 
 def after_advance(session: Session, game: Game, state: Any) -> None:
     """Called by notify_advanced, before the advance commits: "each" mails."""
+    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     from pbem.services.notify import base_url  # notify calls this module
     for seat in game.seats:
         address = _wants(seat, EACH)
@@ -116,7 +117,8 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
             send_mail(session, address, f"{game.title}: your opponents moved (game {game.id})",
                       f"{game.title} (game {game.id}), what happened:\n" + "\n".join(news.lines) + "\n"
                       + _footer(links.game(base_url(), game.id)),
-                      kind=KIND, key=f"moves:{game.id}:{seat.tribe}:{news.start}-{news.end}")
+                      kind=KIND, key=f"moves:{game.id}:{seat.tribe}:{news.start}-{news.end}",
+                      reply_to=seat_reply_address(session, seat))
 
 
 RECAP = "Since your last news:"  # heads the news part of a turn mail

@@ -121,4 +121,6 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.tribe}")
+    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
+    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.tribe}",
+              reply_to=seat_reply_address(session, seat))  # HISTORY, BOARD still answer after the end

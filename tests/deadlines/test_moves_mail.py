@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from pbem.describe import describe_all
 from pbem.mail.delivery import build
+from pbem.mail.gateway import seat_reply_address
 from pbem.mail.models import MailDelivery
 from pbem.mail.settings import load
 from pbem.models import Seat, User
@@ -109,12 +110,15 @@ def test_each_tells_every_opponent_move_once_and_never_the_readers_own(session, 
 
 
 def test_each_mail_keys_name_the_game_the_seat_and_the_events(session, ana, bo):
+    """...and a reply to one acts for the reader's seat: Reply-To is its token address."""
     prefer(session, ana, "each")
     game = game_of(session, ana, bo)
     play_rounds(session, game, [ana, bo], 3)
-    keys = [session.scalar(select(MailDelivery.key).where(MailDelivery.outbox_id == m.id))
-            for m in moves_mails(session, ana)]
-    tribe = next(s.tribe for s in fresh(session, game).seats if s.user_id == ana.id)
+    extras = [session.get(MailDelivery, m.id) for m in moves_mails(session, ana)]
+    keys = [extra.key for extra in extras]
+    seat = next(s for s in fresh(session, game).seats if s.user_id == ana.id)
+    tribe = seat.tribe
+    assert {extra.reply_to for extra in extras} == {seat_reply_address(session, seat)}
     assert keys and all(key.startswith(f"moves:{game.id}:{tribe}:") for key in keys)
     ranges = [tuple(map(int, key.rsplit(":", 1)[1].split("-"))) for key in keys]
     assert all(a < b for a, b in ranges) and all(prev[1] == nxt[0] for prev, nxt in zip(ranges, ranges[1:]))

@@ -25,8 +25,9 @@ def _my_seat(session: Session, game: Game, user_id: int) -> Seat:
 
 
 def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: Any) -> None:
-    ana = make_user(session, ANA, "Ana")
-    game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=11)
+    with app.app_context():  # as in the service: its first turn mail is addressed with the app's domain
+        ana = make_user(session, ANA, "Ana")
+        game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=11)
     seat = _my_seat(session, game, ana.id)
     settings = load(app.config)
     address = seat_reply_address(session, seat, settings)
@@ -71,4 +72,5 @@ def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: A
     assert any("Your turn" in m["Subject"] for m in notices)
     assert any("game over" in m["Subject"] for m in notices)
     assert all(m["List-Unsubscribe"] and m["Auto-Submitted"] == "auto-generated" for m in notices)
+    assert {m["Reply-To"] for m in notices} == {address}  # a reply to any of them acts for the seat
     assert snapshot(session, game_id)["status"] == Game.FINISHED
