@@ -133,3 +133,19 @@ def outbox_count(session: Session, **where: Any) -> int:
     for name, value in where.items():
         query = query.where(getattr(OutboxMessage, name) == value)
     return int(session.scalar(query) or 0)
+
+
+def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> list[int]:
+    """Make `owner.name` raise `error` on its first call only (a bug, the database away, the
+    process dying), then behave; the list counts the calls."""
+    real, calls = getattr(owner, name), []
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise error
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, failing_once)
+    return calls
+

@@ -12,19 +12,14 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from gateway_helpers import compose, inbound_rows, snapshot
+from gateway_helpers import compose, fail_once, inbound_rows, snapshot
 from pbem.mail import gateway as gw
 from pbem.mail import render, review
-from pbem.mail.gateway import seat_reply_address
 from pbem.mail.models import InboundMessage
 from pbem.mail.settings import load
 from pbem.models import OutboxMessage, PendingOrder, Vacation, now
-from pbem.services import lobby, play
-from pbem.services.state import game_state
-from seat_game import ANA, ana_game
-from service_helpers import make_game, make_user
-
-BO = "bo@example.org"
+from pbem.services import play
+from seat_game import ANA, ana_and_bo_game, ana_game
 
 
 @pytest.fixture
@@ -67,15 +62,7 @@ def _row(session: Session, inbound_id: int) -> Any:
 
 def test_a_database_error_leaves_the_mail_stored_for_a_retry(app: Any, table: dict[str, Any], session: Session,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    real_act, calls = gw._act, []
-
-    def database_away_once(*args: Any) -> str:
-        calls.append(1)
-        if len(calls) == 1:
-            raise OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly"))
-        return real_act(*args)
-
-    monkeypatch.setattr(gw, "_act", database_away_once)
+    fail_once(monkeypatch, gw, "_act", OperationalError("SELECT 1", {}, Exception("server closed the connection")))
     settings = load(app.config)
     inbound_id = _store(app, session, table, table["order"])
     with pytest.raises(OperationalError):  # the task's autoretry sees it
@@ -89,15 +76,7 @@ def test_a_database_error_leaves_the_mail_stored_for_a_retry(app: Any, table: di
 def test_orders_go_in_once_when_the_process_dies_before_the_mail_is_marked(
         app: Any, table: dict[str, Any], session: Session, submissions: list[int],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    real_reply, calls = gw._reply, []
-
-    def dies_once(*args: Any) -> None:
-        calls.append(1)
-        if len(calls) == 1:
-            raise _Died()
-        real_reply(*args)
-
-    monkeypatch.setattr(gw, "_reply", dies_once)
+    fail_once(monkeypatch, gw, "_reply", _Died())
     settings = load(app.config)
     inbound_id = _store(app, session, table, table["order"])
     with pytest.raises(_Died):
@@ -117,15 +96,7 @@ def test_orders_go_in_once_when_the_process_dies_before_the_mail_is_marked(
 def test_orders_go_in_once_when_a_mail_held_after_an_error_is_released(
         app: Any, table: dict[str, Any], session: Session, submissions: list[int],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    real_board, calls = render.board, []
-
-    def fails_once(*args: Any) -> str:
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("drawing the board failed")
-        return real_board(*args)
-
-    monkeypatch.setattr(render, "board", fails_once)
+    fail_once(monkeypatch, render, "board", RuntimeError("drawing the board failed"))
     settings = load(app.config)
     inbound_id = _store(app, session, table, f"{table['order']}\nBOARD")
     assert gw.process(session, inbound_id, settings) == "review"
@@ -139,16 +110,7 @@ def test_orders_go_in_once_when_a_mail_held_after_an_error_is_released(
 
 @pytest.fixture
 def two_players(app: Any, session: Session) -> dict[str, Any]:
-    """Ana and Bo (and a bot) choose power cards: Ana's choice stays pending until Bo's."""
-    ana, bo = make_user(session, ANA, "Ana"), make_user(session, BO, "Bo")
-    game = make_game(session, ana, bots=("heuristic",), invites=[BO], seed=5)
-    lobby.join_game(session, game.id, bo)
-    session.expire_all()
-    seat = next(s for s in game.seats if s.user_id == ana.id)
-    address = seat_reply_address(session, seat, load(app.config))
-    session.commit()
-    cards = game_state(session, game).view(seat.tribe)["me"]["power_left"]
-    return {"game_id": game.id, "seat": seat.tribe, "address": address, "cards": cards[:2]}
+    return ana_and_bo_game(session, app.config)
 
 
 def test_a_seats_mails_act_in_order_of_arrival(app: Any, two_players: dict[str, Any], session: Session) -> None:
@@ -171,15 +133,7 @@ def test_a_vacation_is_declared_once_when_a_mail_held_after_an_error_is_released
         app: Any, table: dict[str, Any], session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     """Not only orders: every step that changes something (a vacation here) counts once per
     mail; the steps that only read (BOARD) run again, and the reply tells both."""
-    real_board, calls = render.board, []
-
-    def fails_once(*args: Any) -> str:
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("drawing the board failed")
-        return real_board(*args)
-
-    monkeypatch.setattr(render, "board", fails_once)
+    calls = fail_once(monkeypatch, render, "board", RuntimeError("drawing the board failed"))
     settings = load(app.config)
     start = (now() + timedelta(days=30)).date()
     inbound_id = _store(app, session, table, f"VACATION {start} {start + timedelta(days=3)}\nBOARD")

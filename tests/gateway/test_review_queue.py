@@ -8,13 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
-from gateway_helpers import TRUSTED, body, inbound_rows, mail_and_wait, snapshot
+from gateway_helpers import TRUSTED, body, fail_once, inbound_rows, mail_and_wait, snapshot
 from pbem.mail import gateway as gateway_module
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.settings import load
-from pbem.services import lobby
-from pbem.services.state import game_state
-from service_helpers import form_with, make_game, make_user, web_sign_in
+from seat_game import ana_and_bo_game
+from service_helpers import form_with, make_user, web_sign_in
 
 ANA, BO, OPS = "ana@example.org", "bo@example.org", "ops@example.org"
 FORGED = {"Authentication-Results": f"{TRUSTED}; spf=fail; dkim=none; dmarc=fail header.from=example.org"}
@@ -26,16 +23,9 @@ QUEUE = "/admin/mail/review"
 def table(app: Any, session: Session, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """Ana hosts and plays, Bo plays, a bot; Ops is a site operator."""
     monkeypatch.setitem(app.config, "PBEM_OPERATORS", f" {OPS.upper()} , root@example.org")
-    ana, bo = make_user(session, ANA, "Ana"), make_user(session, BO, "Bo")
     make_user(session, OPS, "Ops")
-    game = make_game(session, ana, bots=("heuristic",), invites=[BO], seed=5)
-    lobby.join_game(session, game.id, bo)
-    session.expire_all()
-    seat = next(s for s in game.seats if s.user_id == ana.id)
-    address = seat_reply_address(session, seat, load(app.config))
-    session.commit()
-    card = game_state(session, game).view(seat.tribe)["me"]["power_left"][0]
-    return {"game_id": game.id, "tribe": seat.tribe, "address": address, "order": f"card {card}"}
+    table = ana_and_bo_game(session, app.config)
+    return {**table, "tribe": table["seat"]}
 
 
 def _client(app: Any, address: str) -> Any:
@@ -139,15 +129,7 @@ def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The first attempt claims the Message-ID and then fails; releasing it must not take the
     mail's own claim for a replay."""
-    real_act, calls = gateway_module._act, []
-
-    def fails_once(*args: Any) -> str:
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("a bug while carrying out the orders")
-        return real_act(*args)
-
-    monkeypatch.setattr(gateway_module, "_act", fails_once)
+    fail_once(monkeypatch, gateway_module, "_act", RuntimeError("a bug while carrying out the orders"))
     before = snapshot(session, table["game_id"])
     message_id = mail_and_wait(gateway, ANA, table["address"], table["order"], headers=GENUINE)
     row = inbound_rows(session)[-1]
