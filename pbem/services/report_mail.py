@@ -253,8 +253,11 @@ def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str,
     if queued(session, key):  # another run queued it while this one rendered (send_mail would return it)
         session.rollback()
         return "skipped"
-    send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],
-              parts=mail["parts"], reply_to=seat_reply_address(session, seat), key=key)
+    message = send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],
+                        parts=mail["parts"], reply_to=seat_reply_address(session, seat), key=key)
+    if message not in session.new:  # another run committed it just after the check above: that one
+        session.rollback()
+        return "skipped"
     try:
         session.commit()
     except IntegrityError:  # another run of this job queued it meanwhile (the key is unique)

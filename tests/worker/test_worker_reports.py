@@ -235,6 +235,28 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     assert "(letter)" in pdf_info(parts(report)["pdf"], tmp_path)["Page size"]
 
 
+def test_a_run_that_finds_its_mail_queued_just_after_its_check_counts_it_skipped(session, make_user, inline_app,
+                                                                                monkeypatch):
+    """Two runs of a job: the other commits the seat's mail between this run's check and its
+    own send_mail, which then hands back that mail: "skipped", not "sent", and one mail."""
+    game, ana = person_and_bot_game(session, make_user, "ana@example.com")
+    play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
+    job = ReportJob(game_id=game.id, kind="report", age=1, phase="scoring", seq=len(log_lines(session, game.id)),
+                    attempts=0)
+    session.add(job)
+    session.commit()
+    with inline_app.app_context():
+        assert report_mail.render_job(session, job.id)["sent"] == 1
+        job = session.get(ReportJob, job.id)
+        job.done_at, job.attempts = None, 0  # as the other run saw it
+        session.commit()
+        monkeypatch.setattr(report_mail, "queued", lambda session, key: False)  # both checks came too early
+        run = report_mail.render_job(session, job.id)
+    assert (run["sent"], run["skipped"]) == (0, 1)
+    key = report_mail.mail_key(job, next(s.tribe for s in game.seats if s.user_id == ana.id))
+    assert session.scalar(select(func.count()).select_from(MailDelivery).where(MailDelivery.key == key)) == 1
+
+
 def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wants_reports: bool,
                   first_chooses_last: bool = False) -> tuple[Any, list[OutboxMessage]]:
     """Two people choose their cards; the last choice makes the one who plays first in
