@@ -129,8 +129,11 @@ class AztlanState:
         self.scoring_orders: dict[int, Score] = {}
         self.age_scores: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
-        # (audience, kind, age, data); views turn them into dicts only when asked
-        self.events: list[tuple[int, str, int, dict[str, Any]]] = []
+        # Each event as readers see it ({"type", "age", **data}) and, alongside, who may see
+        # it. A dict of plain values is not tracked by the garbage collector (a tuple holding
+        # a dict always is), so a long game's history costs collections next to nothing.
+        self.events: list[dict[str, Any]] = []
+        self.audiences: list[int] = []
         self.log: list[tuple[int, Order]] = []  # applied orders; text made on demand
         self.completed: list[Milestone] = []  # the phases completed so far, oldest first
         self._start_age()
@@ -167,7 +170,7 @@ class AztlanState:
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "log", "control", "completed"):
+                     "scoring_due", "age_scores", "events", "audiences", "log", "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
         other.played = [list(cards) for cards in self.played]
@@ -287,7 +290,7 @@ class AztlanState:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
-        trial.events, trial.log = [], []
+        trial.events, trial.audiences, trial.log = [], [], []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):
@@ -356,7 +359,8 @@ class AztlanState:
         return f"{territory.id} ({territory.name})"
 
     def _event(self, audience: int, kind: str, **data: Any) -> None:
-        self.events.append((audience, kind, self.age, data))
+        self.events.append({"type": kind, "age": self.age, **data})
+        self.audiences.append(audience)
 
     # ---- choosing ------------------------------------------------------------------------
 
@@ -793,7 +797,7 @@ class AztlanState:
 
     def events_for(self, reader: int | None) -> list[dict[str, Any]]:
         """The events `reader` may see (public ones and its own), oldest first."""
-        return [{"type": kind, "age": age, **data} for audience, kind, age, data in self.events
+        return [dict(event) for event, audience in zip(self.events, self.audiences)
                 if audience == PUBLIC or audience == reader]
 
     def view(self, seat: str | None) -> dict[str, Any]:
