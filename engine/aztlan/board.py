@@ -75,6 +75,7 @@ class Board:
     lakes: tuple[Lake, ...] = ()
     # Derived tables for the engine, which works with indices rather than ids.
     index_of: dict[int, int] = field(init=False, repr=False, compare=False)
+    ids: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by index
     adjacent: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     type_of: tuple[str, ...] = field(init=False, repr=False, compare=False)
     lake_shores: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
@@ -84,6 +85,7 @@ class Board:
         index_of = {t.id: i for i, t in enumerate(self.territories)}
         derived = {
             "index_of": index_of,
+            "ids": tuple(t.id for t in self.territories),
             "adjacent": tuple(tuple(index_of[n] for n in t.neighbours) for t in self.territories),
             "type_of": tuple(t.type for t in self.territories),
             "lake_shores": tuple(frozenset(index_of[s] for s in lake.shores) for lake in self.lakes),

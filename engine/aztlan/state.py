@@ -28,6 +28,7 @@ CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "con
 PUBLIC = -1  # audience of an event every seat and spectator sees
 _KIND_OF_PHASE = {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
+NO_CARDS = Score()  # a scoring turn that plays no card
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,8 @@ class AztlanState:
         return "scoring", True, ()
 
     def _ids(self, indices: Sequence[int]) -> tuple[int, ...]:
-        return tuple(self.board.territories[i].id for i in indices)
+        ids = self.board.ids
+        return tuple([ids[i] for i in indices])
 
     def legal(self, s: int) -> dict[str, Any]:
         """The legal choices of seat `s` for the decision it owes (private to that seat)."""
@@ -492,10 +494,14 @@ class AztlanState:
         self.conflicts = {}
         self.stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
         position = {s: i for i, s in enumerate(self.order)}
-        for t, row in enumerate(self.pawns):
+        # Only territories that two or more peoples occupy can be disputed.
+        seen = contested = 0
+        for mask in self.occupied_mask:
+            contested |= seen & mask
+            seen |= mask
+        for t in scoring.bits(contested):
+            row = self.pawns[t]
             present = [p for p, count in enumerate(row) if count]
-            if len(present) < 2:
-                continue
             powers = {p: self.chosen[self._seat_of(p)] * row[p] for p in present}
             top = max(powers.values())
             leaders = sorted((self._seat_of(p) for p in present if powers[p] == top), key=position.get)
@@ -716,13 +722,15 @@ class AztlanState:
 
     def score_seat(self, s: int, order: Score | None) -> dict[str, Any]:
         """The age's score for seat `s` with the cards it plays (no state change)."""
-        order = order or Score()
+        order = order or NO_CARDS
         masks = self.masks
-        adjacent = list(masks.adjacent)
-        for a_id, b_id in order.rafts:
-            a, b = self.board.index_of[a_id], self.board.index_of[b_id]
-            adjacent[a] |= 1 << b
-            adjacent[b] |= 1 << a
+        adjacent = masks.adjacent
+        if order.rafts:  # each raft joins two territories for this scoring only
+            adjacent = list(adjacent)
+            for a_id, b_id in order.rafts:
+                a, b = self.board.index_of[a_id], self.board.index_of[b_id]
+                adjacent[a] |= 1 << b
+                adjacent[b] |= 1 << a
         mine = self.occupied(s)
         found = scoring.domains(mine, adjacent)
         kind = self.card_type[self.chosen[s]]
@@ -734,8 +742,9 @@ class AztlanState:
                       "points": 2 * (mine & masks.type_masks[BLESSINGS[god]]).bit_count()}
                      for god in order.blessings]
         total += sum(b["points"] for b in blessings)
+        ids = self.board.ids
         return {"card": self.chosen[s], "type": kind, "wild": wild,
-                "domains": [{"territories": list(self._ids(d.territories)), "size": len(d.territories),
+                "domains": [{"territories": [ids[t] for t in d.territories], "size": len(d.territories),
                              "matching": d.matching, "points": d.points} for d in parts],
                 "blessings": blessings, "rafts": [list(pair) for pair in order.rafts], "points": total}
 
