@@ -135,7 +135,10 @@ class AztlanState:
         # a dict always is), so a long game's history costs collections next to nothing.
         self.events: list[dict[str, Any]] = []
         self.audiences: list[int] = []
-        self.log: list[tuple[int, Order]] = []  # applied orders; text made on demand
+        # The applied orders and, alongside, the seat of each (text made on demand): kept
+        # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
+        self.applied: list[Order] = []
+        self.applied_by: list[int] = []
         self.completed: list[Milestone] = []  # the phases completed so far, oldest first
         self._start_age()
 
@@ -162,6 +165,11 @@ class AztlanState:
         """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""
         return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.log]
 
+    @property
+    def log(self) -> list[tuple[int, Order]]:
+        """The applied orders as (seat index, order) pairs, oldest first."""
+        return list(zip(self.applied_by, self.applied))
+
     def milestones(self) -> list[Milestone]:
         """The phases completed so far, in order: one order can complete several (the last
         development turn may end development, conflicts and scoring at once)."""
@@ -171,7 +179,8 @@ class AztlanState:
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "audiences", "log", "control", "completed"):
+                     "scoring_due", "age_scores", "events", "audiences", "applied", "applied_by",
+                     "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
         other.played = [list(cards) for cards in self.played]
@@ -292,7 +301,7 @@ class AztlanState:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
-        trial.events, trial.audiences, trial.log = [], [], []
+        trial.events, trial.audiences, trial.applied, trial.applied_by = [], [], [], []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):
@@ -319,7 +328,8 @@ class AztlanState:
         if kind != owed:
             raise IllegalOrderError(f"the game asks you for {self._asking(s, owed)}")
         handler(self, s, order)
-        self.log.append((s, order))
+        self.applied.append(order)
+        self.applied_by.append(s)
 
     def _not_asked(self, s: int) -> str:
         if self.phase == OVER:
