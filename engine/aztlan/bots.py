@@ -43,8 +43,8 @@ class RandomBot:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
                 return React(ids[state.reaction.territory].id, sacred)
             won, tied = state.open_items(s)
-            items = [(t, False) for t in won] + [(t, True) for t in tied]
-            t, is_tie = rng.choice(items)
+            t = rng.choice(won + tied)
+            is_tie = t in tied  # a seat never both wins and ties one territory
             if is_tie and not (TLATOANI in state.hands[s] and rng.random() < 0.5):
                 return LetTieStand(ids[t].id)
             return Resolve(ids[t].id, rng.choice(("battle", "coexist")), tlatoani=is_tie)

@@ -450,7 +450,7 @@ class AztlanState:
                 raise IllegalOrderError(f"Eagle and Jaguar Warriors: {self.name(eagle)} is not a territory "
                                         "where you placed a pawn this age (option eagle_placement)")
         if order.move is not None:
-            start, end = (self._territory(ident) for ident in order.move)
+            start, end = self._territory(order.move[0]), self._territory(order.move[1])
             here = self.pawns[start][people] + (start == place) + (start == eagle)
             if not here:
                 raise IllegalOrderError(f"you have no pawn in {self.name(start)} to move")
@@ -509,12 +509,11 @@ class AztlanState:
         for mask in self.occupied_mask:
             contested |= seen & mask
             seen |= mask
+        seat_of = [self._seat_of(p) for p in range(len(self.peoples))]
         for t in scoring.bits(contested):
-            row = self.pawns[t]
-            present = [p for p, count in enumerate(row) if count]
-            powers = {p: self.chosen[self._seat_of(p)] * row[p] for p in present}
+            powers = {p: self.chosen[seat_of[p]] * count for p, count in enumerate(self.pawns[t]) if count}
             top = max(powers.values())
-            leaders = sorted((self._seat_of(p) for p in present if powers[p] == top), key=position.get)
+            leaders = sorted((seat_of[p] for p, power in powers.items() if power == top), key=position.get)
             winner = leaders[0] if len(leaders) == 1 else None
             self.conflicts[t] = Conflict(t, powers, winner, [] if winner is not None else leaders)
             for seat in leaders:
