@@ -12,6 +12,7 @@ on render time and memory.
 """
 from __future__ import annotations
 
+import _weakrefset  # WeakSet's callbacks live there
 import contextlib
 import mimetypes
 import os
@@ -20,6 +21,7 @@ import signal
 import threading
 import time
 import unicodedata
+import weakref
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any, Callable, Iterator, Mapping
@@ -170,6 +172,16 @@ def _address_space() -> int | None:
         return None
 
 
+# Where an error is ignored ("Exception ignored in ...") and the cleanup it interrupts is
+# lost: finalisers, and the callbacks of weak references (weakref's dictionaries and sets).
+_CLEANUP_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
+
+
+def _in_cleanup(frame: Any) -> bool:
+    code = frame.f_code
+    return code.co_name == "__del__" or code.co_filename in _CLEANUP_FILES
+
+
 class _Alarm:
     """A SIGALRM timer that raises RenderTimeout once `seconds` have passed, then again every
     REPEAT_SECONDS, and remembers that it expired.  WeasyPrint turns any error while it
@@ -187,8 +199,7 @@ class _Alarm:
     def _ring(self, signum: int, frame: Any) -> None:
         if self.armed:
             self.expired = True
-            # Not inside a finaliser: the error would be ignored there and the cleanup lost.
-            if frame is None or frame.f_code.co_name != "__del__":
+            if frame is None or not _in_cleanup(frame):
                 raise self.error()
 
     def start(self, previous_left: float, previous_interval: float) -> Callable[[], None]:
