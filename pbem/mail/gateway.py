@@ -141,11 +141,29 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
     for an earlier mail of its seat).  Safe to call twice.  Then the seat's later mails that
     waited for this one follow, in order of arrival."""
     settings = settings or load()
-    status = later = _process_one(session, inbound_id, settings)
-    following = inbound_id
+    status = _process_one(session, inbound_id, settings)
+    while (status == InboundMessage.STORED and _untaken(session, inbound_id)
+           and not _waits_for_earlier(session, inbound_id)):
+        # It chose to wait, and the earlier mail finished meanwhile, perhaps before this one was
+        # free for it to take: so this one goes on by itself (the lease keeps it to one taker).
+        status = _process_one(session, inbound_id, settings)
+    later, following = status, inbound_id
     while later != InboundMessage.STORED and (following := _waiting_after(session, following)) is not None:
         later = _process_one(session, following, settings)
     return status
+
+
+def _untaken(session: Session, inbound_id: int) -> bool:
+    """Whether nobody holds the stored mail's lease."""
+    return session.scalar(select(InboundMessage.processed_at).where(InboundMessage.id == inbound_id)) is None
+
+
+def _waits_for_earlier(session: Session, inbound_id: int) -> bool:
+    """Whether an earlier mail to the same seat token is still stored (unprocessed)."""
+    token = session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
+    return token is not None and session.scalar(select(InboundMessage.id).where(
+        InboundMessage.token == token, InboundMessage.id < inbound_id,
+        InboundMessage.status == InboundMessage.STORED).limit(1)) is not None
 
 
 def _waiting_after(session: Session, inbound_id: int) -> int | None:
@@ -261,9 +279,8 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     lock_game(session, game.id)
     # Queue workers run several mails at once: a seat's mails act in order of arrival (a
     # correction after the original), so this one waits while an earlier one is unprocessed.
-    if session.scalar(select(InboundMessage.id).where(
-            InboundMessage.token == found.token, InboundMessage.id < row.id,
-            InboundMessage.status == InboundMessage.STORED).limit(1)) is not None:
+    session.flush()  # the row's token, for the query below
+    if _waits_for_earlier(session, row.id):
         row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
         session.commit()
         log.info("inbound mail %s waits for an earlier mail of its seat", row.id)

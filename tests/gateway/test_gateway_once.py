@@ -148,3 +148,23 @@ def test_a_vacation_is_declared_once_when_a_mail_held_after_an_error_is_released
 def _vacations(session: Session) -> int:
     session.expire_all()
     return session.scalar(select(func.count(Vacation.id)))
+
+
+def test_a_mail_whose_earlier_one_finished_while_it_chose_to_wait_goes_on_by_itself(
+        app: Any, two_players: dict[str, Any], session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The earlier mail finished just after this one saw it unprocessed, and looked for mails
+    waiting on it before this one had let go: nobody else would take this one until the sweep."""
+    first_card, second_card = two_players["cards"]
+    settings = load(app.config)
+    assert gw.process(session, _store(app, session, two_players, f"card {first_card}"), settings) == "processed"
+    correction = _store(app, session, two_players, f"card {second_card}")
+    real, calls = gw._waits_for_earlier, []
+
+    def saw_it_unprocessed_once(*args: Any) -> bool:
+        calls.append(1)
+        return len(calls) == 1 or real(*args)
+
+    monkeypatch.setattr(gw, "_waits_for_earlier", saw_it_unprocessed_once)
+    assert gw.process(session, correction, settings) == "processed"
+    pending = session.scalars(select(PendingOrder.text).where(PendingOrder.seat == two_players["seat"]))
+    assert list(pending) == [f"card {second_card}"]
