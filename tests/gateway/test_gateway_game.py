@@ -2,6 +2,7 @@
 SMTP, the confirmations come back over real SMTP to a sink and are read from there."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -59,6 +60,8 @@ def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: A
         assert reply["To"] == ANA
         assert f"    {text}\n" in body(reply), body(reply)
         assert body(reply).startswith("Accepted for ")
+        # What the person learns by mail alone: what is awaited of them next, or the end.
+        assert re.search(r"Waiting for: (.*, )?you \(|The game is over\.", body(reply)), body(reply)
         mails += 1
     else:
         raise AssertionError("the game did not finish")
