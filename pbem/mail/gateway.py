@@ -36,10 +36,11 @@ from pbem.mail.outbox import MailPart, send_mail
 from pbem.mail.picture import board_picture, reply_html
 from pbem.mail.settings import MailSettings, load
 from pbem.mail.tokens import new_token, reply_address
-from pbem.models import EmailAddress, Game, OutboxMessage, PendingOrder, Seat, User, now
+from pbem.models import EmailAddress, Game, OutboxMessage, Seat, User, now
 from pbem.services import links, turn_queue, vacations
 from pbem.services.errors import ServiceError
 from pbem.services.locking import lock_game
+from pbem.services.play import game_view
 from pbem.services.resign import resign_seat
 from pbem.services.state import game_state
 
@@ -539,10 +540,7 @@ def _accepted(session: Session, c: _Context, orders: list[str], pending: list[st
     if game.status == Game.FINISHED:
         text += "\n\nThe game is over."
     else:
-        waiting = [f"{'you' if d['seat'] == c.seat.tribe else render._who(game, d['seat'])} "
-                   f"({render.WHAT.get(d['kind'], d['kind'])})" for d in view.get("decisions", [])]
-        if waiting:
-            text += "\n\nWaiting for: " + ", ".join(waiting) + "."
+        text += "\n\n" + render.waiting_for(game_view(session, game, c.user))
     return text
 
 
@@ -566,9 +564,7 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
         state = game_state(session, game)
         view = state.view(c.seat.tribe)
         if isinstance(item, cmd.Status):
-            mine = list(session.scalars(select(PendingOrder.text).where(
-                PendingOrder.game_id == game.id, PendingOrder.seat == c.seat.tribe).order_by(PendingOrder.id)))
-            return render.status(game, view, c.user, mine)
+            return render.status(game_view(session, game, c.user), c.user)
         if isinstance(item, cmd.Board):
             if not c.parts and (part := board_picture(state.board, view)) is not None:
                 c.parts.append(part)

@@ -9,6 +9,7 @@ from pbem.describe import card_title, describe_all
 from pbem.mail.commands import COMMANDS
 from pbem.models import Game, User
 from pbem.services.notify import WHAT
+from pbem.services.play import GameView
 from pbem.services.schedule import when
 
 HISTORY_LINES = 30
@@ -65,18 +66,27 @@ def expected(game: Game, view: dict[str, Any]) -> str:
         f"{WHAT.get(kind, kind)}: {SYNTAX.get(kind, 'see the orders page')}" for kind in kinds) + "."
 
 
-def status(game: Game, view: dict[str, Any], user: User | None, pending: list[str]) -> str:
+def waiting_for(seen: GameView) -> str:
+    """Who the game still waits for, and for what: seats whose orders are in (bots count as
+    in: they decide the moment the others have) are left out; the reader is "you"."""
+    me = seen.seat.tribe if seen.seat is not None else None
+    owed = [f"{'you' if d['seat'] == me else _who(seen.game, d['seat'])} ({WHAT.get(d['kind'], d['kind'])})"
+            for d in seen.view.get("decisions", []) if d["seat"] not in seen.submitted]
+    return "Waiting for: " + (", ".join(owed) if owed else "nobody: every order is in") + "."
+
+
+def status(seen: GameView, user: User | None) -> str:
+    game, view = seen.game, seen.view
     lines = [heading(game, view) + "."]
     if game.status == Game.FINISHED:
         result = view.get("result") or {}
         winner = result.get("winner")
         lines.append(f"The game is over{': ' + _who(game, winner) + ' wins' if winner else ''}.")
         return "\n".join(lines)
-    waiting = [f"{_who(game, d['seat'])} ({WHAT.get(d['kind'], d['kind'])})" for d in view.get("decisions", [])]
-    lines.append("Waiting for: " + (", ".join(waiting) if waiting else "nobody") + ".")
+    lines.append(waiting_for(seen))
     lines.append(expected(game, view))
-    if pending:
-        lines.append("Your orders waiting: " + "; ".join(pending) + ".")
+    if seen.my_pending:
+        lines.append("Your orders waiting: " + "; ".join(seen.my_pending) + ".")
     deadline: datetime | None = getattr(game, "deadline_at", None)
     lines.append(f"Deadline: {when(deadline, user)}." if deadline else "Deadline: none set.")
     return "\n".join(lines)

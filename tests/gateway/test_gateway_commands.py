@@ -15,8 +15,9 @@ from pbem.mail.models import MailDelivery
 from pbem.mail.outbox import send_mail
 from pbem.mail.settings import load
 from pbem.mail.webhook import signature
-from pbem.models import OutboxMessage, User
+from pbem.models import Game, OutboxMessage, User
 from pbem.services.moves_mail import RECAP
+from seat_game import BO, ana_and_bo_game
 from service_helpers import make_game, make_user
 
 ANA = "ana@example.org"
@@ -48,6 +49,18 @@ def test_information_commands(table: dict[str, Any], gateway: Any, sink: Any) ->
     assert "Power cards left in your hand: 4, 5, 6, 7, 8, 9." in text
     assert "Age 1 begins." in text
     assert "RESIGN CONFIRM" in text
+
+
+def test_waiting_for_names_only_the_seats_whose_orders_are_not_in(app: Any, session: Session, gateway: Any,
+                                                                   sink: Any) -> None:
+    """Ana's card is in and the bot decides the moment the others have: Bo alone is awaited,
+    in the confirmation and in STATUS alike."""
+    table = ana_and_bo_game(session, app.config)
+    bo = next(s.tribe for s in session.get(Game, table["game_id"]).seats if s.user and s.user.primary_address == BO)
+    session.rollback()
+    text = _ask(gateway, sink, table["address"], f"{table['order']}\nSTATUS")
+    assert text.count(f"Waiting for: Bo ({bo}) (choose your power card).") == 2, text
+    assert "you (" not in text and "bot" not in text.split("Waiting for:", 1)[1]
 
 
 def test_an_error_quotes_the_line_and_returns_the_unprocessed_part(table: dict[str, Any], session: Session,
