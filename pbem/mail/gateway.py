@@ -144,7 +144,7 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
     settings = settings or load()
     status = _process_one(session, inbound_id, settings)
     while (status == InboundMessage.STORED and _untaken(session, inbound_id)
-           and not _waits_for_earlier(session, inbound_id)):
+           and not _waits_for_earlier(session, _token_of(session, inbound_id), inbound_id)):
         # It chose to wait, and the earlier mail finished meanwhile, perhaps before this one was
         # free for it to take: so this one goes on by itself (the lease keeps it to one taker).
         status = _process_one(session, inbound_id, settings)
@@ -159,9 +159,12 @@ def _untaken(session: Session, inbound_id: int) -> bool:
     return session.scalar(select(InboundMessage.processed_at).where(InboundMessage.id == inbound_id)) is None
 
 
-def _waits_for_earlier(session: Session, inbound_id: int) -> bool:
+def _token_of(session: Session, inbound_id: int) -> str | None:
+    return session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
+
+
+def _waits_for_earlier(session: Session, token: str | None, inbound_id: int) -> bool:
     """Whether an earlier mail to the same seat token is still stored (unprocessed)."""
-    token = session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
     return token is not None and session.scalar(select(InboundMessage.id).where(
         InboundMessage.token == token, InboundMessage.id < inbound_id,
         InboundMessage.status == InboundMessage.STORED).limit(1)) is not None
@@ -169,7 +172,7 @@ def _waits_for_earlier(session: Session, inbound_id: int) -> bool:
 
 def _waiting_after(session: Session, inbound_id: int) -> int | None:
     """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
-    token = session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
+    token = _token_of(session, inbound_id)
     if token is None:
         return None
     return session.scalar(select(InboundMessage.id).where(
@@ -280,8 +283,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     lock_game(session, game.id)
     # Queue workers run several mails at once: a seat's mails act in order of arrival (a
     # correction after the original), so this one waits while an earlier one is unprocessed.
-    session.flush()  # the row's token, for the query below
-    if _waits_for_earlier(session, row.id):
+    if _waits_for_earlier(session, found.token, row.id):
         row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
         session.commit()
         log.info("inbound mail %s waits for an earlier mail of its seat", row.id)
@@ -531,7 +533,9 @@ def _submit(session: Session, c: _Context, lines: list[str]) -> str:
 
 def _accepted(session: Session, c: _Context, orders: list[str], pending: list[str]) -> str:
     game = session.get(Game, c.game.id, populate_existing=True)
-    view = game_state(session, game).view(c.seat.tribe) if game is not None else {}
+    assert game is not None
+    seen = game_view(session, game, c.user)
+    view = seen.view
     text = (f"Accepted for {render._who(game, c.seat.tribe)} in game {game.id} "
             f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in orders))
     if pending:
@@ -540,7 +544,7 @@ def _accepted(session: Session, c: _Context, orders: list[str], pending: list[st
     if game.status == Game.FINISHED:
         text += "\n\nThe game is over."
     else:
-        text += "\n\n" + render.waiting_for(game_view(session, game, c.user))
+        text += "\n\n" + render.waiting_for(seen)
     return text
 
 
@@ -560,11 +564,11 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
     assert game is not None
     if isinstance(item, cmd.Help):
         return render.help_text(game, _view(session, c))
-    if isinstance(item, (cmd.Status, cmd.Board, cmd.Hand, cmd.History)):
+    if isinstance(item, cmd.Status):
+        return render.status(game_view(session, game, c.user), c.user)
+    if isinstance(item, (cmd.Board, cmd.Hand, cmd.History)):
         state = game_state(session, game)
         view = state.view(c.seat.tribe)
-        if isinstance(item, cmd.Status):
-            return render.status(game_view(session, game, c.user), c.user)
         if isinstance(item, cmd.Board):
             if not c.parts and (part := board_picture(state.board, view)) is not None:
                 c.parts.append(part)
