@@ -17,6 +17,7 @@ EMAIL_MAX = 254
 NAME_MAX = 60  # the engine's limit on a player's name
 TITLE_MAX = 100
 ORDER_MAX = 500
+ERROR_MAX = 500  # an exception's text kept for operators
 
 
 def now() -> datetime:
@@ -309,6 +310,19 @@ class TickState(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     last_tick_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_outage_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TickFailure(db.Model):
+    """A game the deadline tick failed on, in a row of ticks (`count`); gone once a tick gets
+    through it.  The health endpoint and the operators' page show the games that keep failing."""
+
+    __tablename__ = "tick_failures"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    first_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    count: Mapped[int] = mapped_column(default=1)
+    error: Mapped[str] = mapped_column(String(ERROR_MAX))
 
 
 class OutboxMessage(db.Model):

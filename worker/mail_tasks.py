@@ -41,7 +41,7 @@ IMAP_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never tw
 @celery.task(name=PROCESS_TASK, autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60,
              retry_jitter=True, max_retries=8)
 def process_inbound(inbound_id: int) -> dict[str, Any]:
-    return {"inbound": inbound_id, "status": gateway.process(db.session, inbound_id)}
+    return {"inbound": inbound_id, "status": gateway.process(db.session(), inbound_id)}
 
 
 @celery.task(name=DELIVER_TASK, bind=True, autoretry_for=(DeliveryError, OperationalError),
@@ -50,22 +50,23 @@ def process_inbound(inbound_id: int) -> dict[str, Any]:
 def deliver_mail(self: Any, outbox_id: int) -> dict[str, Any]:
     """5 s, 10 s, 20 s, ... up to an hour between attempts: about 10 hours in all; the last
     failed attempt marks the row failed (outcome "failed") rather than raising."""
-    return {"outbox": outbox_id, "outcome": deliver(db.session, outbox_id)}
+    return {"outbox": outbox_id, "outcome": deliver(db.session(), outbox_id)}
 
 
 # Each seat's render is bounded to 30 s (pbem.reports.safety); a job holds up to four seats.
 @celery.task(name=report_mail.RENDER_TASK, autoretry_for=(OperationalError,), retry_backoff=True,
              retry_backoff_max=60, retry_jitter=True, max_retries=8, soft_time_limit=150, time_limit=180)
 def render_reports(job_id: int) -> dict[str, Any]:
-    return report_mail.render_job(db.session, job_id)
+    return report_mail.render_job(db.session(), job_id)
 
 
 @celery.task(name=SWEEP_TASK)
 def mail_sweep() -> dict[str, Any]:
-    stored = gateway.pending(db.session, limit=500)
-    waiting = lost(db.session, limit=500)  # rows a retrying task owns, or given up, are left alone
-    db.session.rollback()
-    jobs = report_mail.stale_jobs(db.session, limit=500)  # touched: the next sweeps leave them alone a while
+    session = db.session()
+    stored = gateway.pending(session, limit=500)
+    waiting = lost(session, limit=500)  # rows a retrying task owns, or given up, are left alone
+    session.rollback()
+    jobs = report_mail.stale_jobs(session, limit=500)  # touched: the next sweeps leave them alone a while
     for inbound_id in stored:
         process_inbound.apply_async(args=[inbound_id], queue=QUEUE)
     for outbox_id in waiting:
@@ -81,7 +82,7 @@ def imap_poll() -> dict[str, Any]:
         if not mine:
             return {"skipped": "another poll is running"}
         try:
-            ids = poll(db.session, app=flask_app)
+            ids = poll(db.session(), app=flask_app)
         except ImapError as error:  # logged for the operator; the next poll tries again
             log.error("IMAP poll failed: %s", error)
             return {"error": str(error)}

@@ -5,15 +5,16 @@ worker that dies hands its message back): `advance` is idempotent, and the tick 
 lock so two ticks never run at once.
 
 Names are part of the contract with the web side, which sends them by name
-(pbem.services.queue); later issues add `pbem.send_mail` (outbox delivery) and
-`pbem.render_report` here.
+(pbem.services.queue); the mail tasks are in worker/mail_tasks.py.
+
+Services take a plain SQLAlchemy Session: every task hands them `db.session()`, the app's
+own session for this task, never the `db.session` proxy (which lacks some of Session's
+methods, so code that works in a test's Session could fail only in production).
 """
 from __future__ import annotations
 
 import dataclasses
 import os
-import importlib
-import importlib.util
 import logging
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -22,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from pbem.extensions import db
+from pbem.services import deadlines
 from pbem.services.advance import advance
 from pbem.services.errors import NotFound, StaleGame
 from pbem.services.queue import ADVANCE_TASK, PING_TASK, QUEUE, TICK_TASK, advance_mode, stalled_games
@@ -34,19 +36,12 @@ TICK_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never tw
 SETTLE_SLACK = 0.05  # seconds after the settle window closes, so the advance finds it closed
 
 
-def _deadlines() -> Any:
-    """pbem.services.deadlines (deadlines, reminders, missed turns), once it exists."""
-    if importlib.util.find_spec("pbem.services.deadlines") is None:
-        return None
-    return importlib.import_module("pbem.services.deadlines")
-
-
 @celery.task(name=ADVANCE_TASK, bind=True, autoretry_for=(OperationalError, StaleGame), retry_backoff=True,
              retry_backoff_max=60, retry_jitter=True, max_retries=8)
 def advance_game(self: Any, game_id: int) -> dict[str, Any]:
     """Apply the game's committed orders that can be applied now (idempotent)."""
     try:
-        done = advance(db.session, game_id)
+        done = advance(db.session(), game_id)
     except NotFound:
         return {"game": game_id, "missing": True}
     if done.settle_until is not None:
@@ -73,24 +68,23 @@ def _plain(value: Any) -> Any:
 @celery.task(name=TICK_TASK, bind=True)
 def tick(self: Any) -> dict[str, Any]:
     """Every 30 s (beat): what is due by the clock (deadlines, reminders, missed turns, in
-    pbem.services.deadlines), then games whose queued advance got lost."""
+    pbem.services.deadlines) for every game, then games whose queued advance got lost."""
     with single_flight(flask_app.config, "tick", TICK_LOCK_SECONDS) as mine:
         if not mine:
             return {"skipped": "another tick is running"}
         now = datetime.now(timezone.utc)
+        session = db.session()  # the app's own session, a plain Session as services take
         report: dict[str, Any] = {"at": now.isoformat()}
-        deadlines = _deadlines()
-        if deadlines is not None:
-            try:
-                report["deadlines"] = _plain(deadlines.tick(db.session, now))
-                db.session.commit()  # whatever the tick left open
-            except Exception as error:  # noqa: BLE001 - the sweep below must still run
-                db.session.rollback()
-                log.exception("the deadline tick failed")
-                report["deadlines_error"] = repr(error)
+        try:
+            report["deadlines"] = _plain(deadlines.tick(session, now))
+            session.commit()  # whatever the tick left open
+        except Exception as error:  # noqa: BLE001 - the sweep below must still run
+            session.rollback()
+            log.exception("the deadline tick failed")
+            report["deadlines_error"] = repr(error)
         grace = timedelta(seconds=float(flask_app.config.get("PBEM_STALL_GRACE_SECONDS") or 60))
-        stalled = stalled_games(db.session, now, grace)
-        db.session.rollback()  # end the read-only transaction before queueing
+        stalled = stalled_games(session, now, grace)
+        session.rollback()  # end the read-only transaction before queueing
         for game_id in stalled:
             advance_game.apply_async(args=[game_id], queue=QUEUE)
         report["requeued"] = stalled

@@ -30,14 +30,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine.aztlan.bots import BOTS, make_bot
 from engine.aztlan.orders import to_text
 from engine.core import GameState, OrderError
-from pbem.models import Game, GameEvent, PendingOrder, QueuedTurn, Seat, TickState, User
+from pbem.models import ERROR_MAX, Game, GameEvent, PendingOrder, QueuedTurn, Seat, TickFailure, TickState, User
 from pbem.services import links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, StaleGame
@@ -76,7 +76,13 @@ class TickReport:
     scheduled: list[int] = field(default_factory=list)  # running games given their first deadline
     skipped: list[int] = field(default_factory=list)  # locked by someone else: next tick
     digests: list[int] = field(default_factory=list)  # users sent their daily digest (moves_mail)
-    failed: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)  # games a step raised on (kept in tick_failures)
+    errors: dict[int, str] = field(default_factory=dict)  # the failed games' errors, for operators
+
+    def fail(self, game_id: int, error: BaseException) -> None:
+        if game_id not in self.errors:
+            self.failed.append(game_id)
+        self.errors[game_id] = f"{error.__class__.__name__}: {error}"[:ERROR_MAX]
 
 
 def tick(session: Session, now: datetime) -> TickReport:
@@ -112,7 +118,27 @@ def tick(session: Session, now: datetime) -> TickReport:
             _each(session, game_id, report, lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
     report.digests = send_digests(session, now)  # 5. opponents' moves, once a day per person
+    _keep_failures(session, report)
     return report
+
+
+def _keep_failures(session: Session, report: TickReport) -> None:
+    """Count, per game, the ticks in a row that failed on it; a game this tick got through
+    (or did not need) leaves the list.  Health and the operators' page read it."""
+    try:
+        session.execute(delete(TickFailure).where(TickFailure.game_id.not_in(report.failed)))
+        for game_id in report.failed:
+            row = session.get(TickFailure, game_id)
+            if row is None:
+                session.add(TickFailure(game_id=game_id, first_at=report.now, last_at=report.now, count=1,
+                                        error=report.errors[game_id]))
+            else:
+                row.count += 1
+                row.last_at, row.error = report.now, report.errors[game_id]
+        session.commit()
+    except Exception:  # noqa: BLE001 - bookkeeping must never undo the tick's work
+        session.rollback()
+        log.exception("recording the tick's failed games failed")
 
 
 def _touch(session: Session, now: datetime) -> timedelta | None:
@@ -158,13 +184,12 @@ def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Ga
     except StaleGame:
         session.rollback()
         report.skipped.append(game_id)
-    except Exception:  # noqa: BLE001 - logged; the next tick tries again
+    except Exception as error:  # noqa: BLE001 - logged and kept; the next tick tries again
         session.rollback()
         log.exception("deadline tick failed for game %s", game_id)
-        report.failed.append(game_id)
+        report.fail(game_id, error)
     finally:
-        if session.in_transaction():
-            session.rollback()
+        session.rollback()  # whatever the step left open (a no-op after its commit)
 
 
 def _seconds(span: timedelta) -> int:

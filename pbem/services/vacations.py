@@ -205,9 +205,11 @@ def sync_stand_ins(session: Session, now: datetime, *, report: Any = None,
             _switch(session, game_id, changes, away_ids, now, report)
         except StaleGame:
             session.rollback()  # someone else changed the game: the next tick tries again
-        except Exception:  # noqa: BLE001 - one game's trouble stops no other; the next tick retries
+        except Exception as error:  # noqa: BLE001 - one game's trouble stops no other; the next tick retries
             session.rollback()
             log.exception("switching vacation stand-ins failed for game %s", game_id)
+            if report is not None:
+                report.fail(game_id, error)
 
 
 def _switch(session: Session, game_id: int, changes: list[_Switch], away_ids: set[int], now: datetime,

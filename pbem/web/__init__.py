@@ -19,9 +19,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(app: Flask) -> None:
-    from pbem.web import auth, dev, game, lobby, profile, reply_address, review, turns
+    from pbem.web import auth, dev, game, lobby, ops, profile, reply_address, review, turns
 
-    for module in (auth, profile, lobby, game, turns, reply_address, review, dev):
+    for module in (auth, profile, lobby, game, turns, reply_address, review, ops, dev):
         app.register_blueprint(module.bp)
     app.register_error_handler(ServiceError, service_error)
     app.register_error_handler(404, lambda e: http_error(404, "not-found", "Not found",
