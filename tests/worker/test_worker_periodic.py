@@ -59,7 +59,41 @@ def test_one_run_of_the_tick_task_handles_all_due_games(session, workers, make_u
     assert defaulted(session, ids) == set(ids)
 
 
-def test_the_mail_sweep_runs_as_a_task_in_a_worker(session, workers, stack):
-    workers.start(concurrency=1)
+def test_the_mail_sweep_task_processes_mail_whose_processing_was_lost(session, workers, make_user, stack):
+    """A mail stored by the gateway whose processing task never arrived: beat's sweep, as a
+    task in a worker, has it carried out."""
+    from email.message import EmailMessage
+
+    from pbem.mail import gateway
+    from pbem.mail.models import InboundMessage
+    from pbem.mail.settings import load
+    from pbem.services.state import game_state
+
+    person = make_user(session, "ana@example.org", "Ana")
+    game = make_game(session, person, seed=5)
+    seat = next(s for s in game.seats if s.user_id == person.id)
+    order = f"card {game_state(session, game).view(seat.tribe)['me']['power_left'][0]}"
+    settings = load({**stack.config, "PBEM_MAIL_DOMAIN": "pbem.test"})
+    mail = EmailMessage()
+    mail["From"], mail["To"] = "ana@example.org", gateway.seat_reply_address(session, seat, settings)
+    mail["Subject"], mail["Message-ID"] = "card", "<sweep-test@example.org>"
+    mail.set_content(order + "\n")
+    inbound_id = gateway.receive(session, bytes(mail), channel="smtp", envelope_from="ana@example.org",
+                                 envelope_to=[mail["To"]], settings=settings)
+    session.commit()  # stored; the task that should process it is lost
+    workers.start(concurrency=1, PBEM_MAIL_DOMAIN="pbem.test")
     report = producer(stack.app).send_task(MAIL_SWEEP_TASK, queue=QUEUE, ignore_result=False).get(timeout=60)
-    assert report == {"inbound": 0, "outbox": 0, "report_jobs": 0}
+    assert report["inbound"] == 1
+
+    def processed() -> str:
+        status = session.scalar(select(InboundMessage.status).where(InboundMessage.id == inbound_id))
+        session.rollback()
+        return status if status != InboundMessage.STORED else ""
+    assert wait_until(processed, 60, "the swept mail to be processed") == "processed"
+    wait_until(lambda: any(line == order for line in logged(session, game.id)), 60, "the mailed order")
+
+
+def logged(session, game_id: int) -> list[str]:
+    lines = list(session.scalars(select(OrderLogEntry.text).where(OrderLogEntry.game_id == game_id)))
+    session.rollback()
+    return lines
