@@ -7,23 +7,22 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# WeasyPrint's libraries and fonts (report PDFs) and rsvg-convert (board images in mails);
-# see docs/reports.md.
+# What pip cannot bring: WeasyPrint's Pango (report PDFs) and fonts (PDFs and the board
+# pictures that pyvips draws for mails); see docs/reports.md.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
-       fonts-dejavu-core librsvg2-bin \
+       fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 
-# Dependencies first, so a code change does not reinstall them.  The package is installed
-# in editable mode: the templates, migrations and data files stay where pbem expects them
-# (next to the code in /app).
-COPY pyproject.toml README.md ./
-RUN mkdir -p engine pbem worker && touch engine/__init__.py pbem/__init__.py worker/__init__.py \
-    && pip install -e . \
-    && rm -rf engine pbem worker
+# Dependencies first, from the lock file (every one pinned, with hashes: the versions the
+# suite passed with), so a code change does not reinstall them.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
 
+# The package itself, in editable mode: the templates, migrations and data files stay where
+# pbem expects them (next to the code in /app).
 COPY . .
 RUN pip install --no-deps -e . \
     && useradd --create-home --uid 10001 pbem \

@@ -1,15 +1,24 @@
 # Every target installs what it needs into .venv first, so a fresh clone just works.
+# Installs come from the lock files (every dependency pinned, with hashes): requirements.lock
+# for the service (the Docker image uses it too), requirements-dev.lock adds the test tools.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+DEV_LOCK := requirements-dev.lock
+UV_VERSION := 0.13.9
+# --universal: one lock for every platform and Python >= 3.11 (markers where they differ).
+COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command 'make lock'
 
-.PHONY: run test bench clean
+.PHONY: run test bench lock upgrade clean
 
-$(STAMP): pyproject.toml
+$(STAMP): $(DEV_LOCK) $(LOCK) pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -20,6 +29,18 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# After a change to the dependencies in pyproject.toml: lock again, keeping every pin that
+# still fits, then install and run the suite.
+lock: $(STAMP)
+	$(BIN)/pip install --quiet uv==$(UV_VERSION)
+	$(COMPILE) pyproject.toml $(UV_ARGS) -o $(LOCK)
+	$(COMPILE) pyproject.toml --extra dev -c $(LOCK) $(UV_ARGS) -o $(DEV_LOCK)
+	$(MAKE) test
+
+# Every dependency to its newest version that pyproject.toml allows, then the suite.
+upgrade:
+	$(MAKE) lock UV_ARGS=--upgrade
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -80,7 +80,7 @@ def run() -> list[dict[str, Any]]:
             svg_to_png.cache_clear()  # the first seat's mail of a moment draws the board
             return render_mail(context)
         mail_ms = [_ms(lambda c=c: first_of_moment(c)) for c in contexts[:MAIL_REPORTS]]
-        rows.append(_row("reports.mail_ms", mail_ms, note="HTML + text + board PNG (rsvg-convert), board not drawn yet"))
+        rows.append(_row("reports.mail_ms", mail_ms, note="HTML + text + board PNG (pyvips), board not drawn yet"))
         render_mail(contexts[0])
         again_ms = [_ms(lambda: render_mail(contexts[0])) for _ in range(MAIL_REPORTS)]
         rows.append(_row("reports.mail_same_board_ms", again_ms,

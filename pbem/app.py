@@ -6,6 +6,7 @@ from typing import Any, Mapping
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFError
 
+from pbem.checks import warn_missing_parts
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
 import pbem.mail.models  # noqa: F401  - the gateway's tables join the metadata
@@ -40,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(_load_user)
     app.after_request(_security_headers)
     app.register_error_handler(CSRFError, _csrf_error)
+    warn_missing_parts(app.config)  # once per process, loudly: Pango, the rasteriser, fonts (pbem/checks.py)
     return app
 
 

@@ -2,8 +2,9 @@
 reader seat's view only, as an inline PNG (rasterised like the report mails' board), and
 the small HTML alternative that shows it under the text answer.
 
-Without rsvg-convert the SVG itself is attached instead; a board without geometry, or a
-drawing that fails, sends the text answer alone.
+Without the rasteriser (pyvips, see pbem.reports.render.rasteriser) the SVG itself is
+attached instead; a board without geometry, or a drawing that fails, sends the text answer
+alone.
 """
 from __future__ import annotations
 

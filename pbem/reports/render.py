@@ -18,11 +18,12 @@ inlined.
 """
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import re
-import shutil
 import subprocess
+import sys
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -183,28 +184,36 @@ def filename(context: dict[str, Any]) -> str:
 
 # --- pictures for mail -------------------------------------------------------------------
 
+RASTER_SCRIPT = Path(__file__).with_name("raster.py")
+
+
 def rasteriser() -> str | None:
-    """The SVG rasteriser for mail pictures: librsvg's rsvg-convert, if installed."""
-    return shutil.which("rsvg-convert")
+    """What draws mail pictures, if it is installed: libvips through pyvips (the
+    `pyvips[binary]` wheel brings both), else None: mails then go without pictures, and
+    pbem.checks says so once at start-up."""
+    return "pyvips" if importlib.util.find_spec("pyvips") is not None else None
 
 
-@lru_cache(maxsize=8)  # every seat's mail of one moment shows the same board: drawn once
-def svg_to_png(svg: str, width: int) -> bytes:
-    """Rasterise a trusted SVG with librsvg's rsvg-convert (a subprocess with a timeout,
-    SVG on stdin, PNG on stdout: no file names, no base URL, so it loads nothing)."""
-    tool = rasteriser()
-    if tool is None:
-        raise RenderError("rsvg-convert (librsvg2-bin) is needed to draw pictures for mail")
+def rasterise(svg: str, width: int) -> bytes:
+    """PNG bytes of a trusted SVG drawn `width` pixels wide by pbem/reports/raster.py, in a
+    child process with a timeout (this interpreter, isolated: SVG on stdin, PNG on stdout,
+    no file names, no base URL, so it loads nothing; a crash in C code ends only the child)."""
+    command = [sys.executable, "-I", str(RASTER_SCRIPT), str(int(width))]
     try:
-        done = subprocess.run([tool, "--format=png", f"--width={int(width)}", "--keep-aspect-ratio"],
-                              input=svg.encode("utf-8"), capture_output=True, timeout=RASTER_TIMEOUT,
+        done = subprocess.run(command, input=svg.encode("utf-8"), capture_output=True, timeout=RASTER_TIMEOUT,
                               check=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                                                "LANG": "C.UTF-8"})
     except subprocess.TimeoutExpired:
         raise RenderError("drawing the board as PNG took too long") from None
     except subprocess.CalledProcessError as error:
-        raise RenderError(f"rsvg-convert failed: {error.stderr[:300]!r}") from None
-    return _compress_png(done.stdout)
+        raise RenderError(f"drawing a PNG failed: {error.stderr[-300:]!r}") from None
+    return done.stdout
+
+
+@lru_cache(maxsize=8)  # every seat's mail of one moment shows the same board: drawn once
+def svg_to_png(svg: str, width: int) -> bytes:
+    """A trusted SVG as a PNG `width` pixels wide, in 256 colours (see rasterise)."""
+    return _compress_png(rasterise(svg, width))
 
 
 def _compress_png(png: bytes) -> bytes:
@@ -229,12 +238,10 @@ def _emblem_png() -> bytes:
 
 def render_mail(context: dict[str, Any]) -> MailReport:
     """The mail: subject, HTML (pictures as cid:NAME), plain text, and the pictures as
-    PNG by NAME.  Without rsvg-convert the mail goes without pictures (the PDF has the
-    board) and a warning is logged."""
+    PNG by NAME.  Without a working rasteriser the mail goes without pictures (the PDF has
+    the board); pbem.checks warns of that once, at start-up."""
     images: dict[str, bytes] = {}
-    if rasteriser() is None:
-        LOG.warning("rsvg-convert is not installed: report mails go without pictures")
-    else:
+    if rasteriser() is not None:
         images["emblem"] = _emblem_png()
         if _has_board(context):
             images["board"] = svg_to_png(context["board"]["svg"], MAIL_BOARD_WIDTH * 2)
@@ -312,7 +319,7 @@ def pdf_for_record(record: dict[str, Any], seat: str, age: int, *, page_size: st
                    seconds: float | None = DEFAULT_SECONDS, memory_mb: int | None = DEFAULT_MEMORY_MB,
                    **facts: Any) -> ReportPdf:
     """Only the PDF of one seat's report, within time and memory bounds: the game page's
-    download, which needs no mail and so no PNG drawn by rsvg-convert."""
+    download, which needs no mail and so no PNG."""
     with bounded(seconds, memory_mb):
         context = _content.age_report(record, seat, age, **facts)
         return ReportPdf(pdf=render_pdf(context, page_size=page_size), filename=filename(context),

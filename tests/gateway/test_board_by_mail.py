@@ -29,7 +29,7 @@ def _reply(gateway: Any, sink: Any, to: str, text: str) -> Any:
 
 def test_the_board_reply_carries_the_seats_board_picture(table: dict[str, Any], session: Session,
                                                          gateway: Any, sink: Any) -> None:
-    """rsvg-convert draws it (.ci/run installs librsvg2-bin, as the report mails need)."""
+    """pyvips draws it, as it draws the report mails' board (a wheel from the lock file)."""
     reply = _reply(gateway, sink, table["address"], "BOARD")
     assert "Score track:" in body(reply)
     html = reply.get_body(("html",)).get_content()
