@@ -162,7 +162,7 @@ def ignored_text(picked: Picked) -> str:
         if len(lines) > IGNORED_LINES:
             shown.append(f"    (and {len(lines) - IGNORED_LINES} more lines)")
         sections.append(f"{title}, not read as orders:\n" + "\n".join(shown))
-    return "\n\n".join(sections)
+    return "\n\n".join(sections) + ("\n\n" + RULE if sections else "")
 
 
 def _cut(line: str) -> str:
