@@ -235,10 +235,13 @@ def reply_text(body: str) -> str:
     # (its French pattern has one) and finds them again with str.find.  Match spans are exact.
     segments, at = [], 0
     for match in _PATTERNS.HEADER_REGEX.finditer(text):
-        segments.append(text[at:match.start()])
+        start = match.start()
+        if not _quote_follows(text, match.end()):  # unquoted history starts here, or a line or
+            start = _wrapped_start(text, at, start)  # two above ("From: Name" / "<address>")
+            segments.append(text[at:start])
+            break
+        segments.append(text[at:start])
         at = match.end()
-        if not _quote_follows(text, at):
-            break  # unquoted history starts here
     else:
         segments.append(text[at:])
     kept: list[str] = []
@@ -251,6 +254,16 @@ def reply_text(body: str) -> str:
             segment = segment[:signature.start()] + ("\n" + segment[below:] if below >= 0 else "")
         kept.extend(segment.split("\n"))
     return "\n".join(_own_pass(kept)).strip("\n")
+
+
+def _wrapped_start(text: str, floor: int, start: int) -> int:
+    """Where a header block found at `start` really starts: one or two lines higher when the
+    first of them is a header line too (a client wrapped "From: Name <address>")."""
+    above = text[floor:start].rstrip("\n").split("\n")
+    for size in (2, 1):
+        if len(above) >= size and _HEADER_KEY.match(above[-size].strip()):
+            return floor + len("\n".join(above[:-size]))
+    return start
 
 
 def _join_split_addresses(lines: list[str]) -> list[str]:
