@@ -99,3 +99,25 @@ def test_a_turn_with_a_reply_from_each_client_family(app: Any, session: Session,
         session.expire_all()
         logged = [row.text for row in session.query(OrderLogEntry).filter_by(game_id=game_id, seat=tribe)]
         assert order in logged, family
+
+
+def test_a_chatty_reply_gets_a_short_friendly_answer(app: Any, session: Session, gateway: Any, sink: Any) -> None:
+    """No orders: no error, what the game waits for, how to send orders, the prose quoted back;
+    a prose line over 200 characters is no error either."""
+    with app.app_context():
+        ana = make_user(session, ANA, "Ana")
+        game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    address = seat_reply_address(session, seat, load(app.config))
+    session.commit()
+    long_line = "What a game! " * 20
+    raw, message_id = mail(address, f"Thanks for hosting, Bob.\n{long_line}\n\nCheers,\nAna\n", False)
+    session.rollback()
+    send(gateway.port, raw, ANA, address)
+    assert gateway.handler.wait_idle(30)
+    answer = body(sink.replies_to(message_id)[0])
+    assert answer.startswith("Thanks for your mail. No orders or commands were found in it"), answer
+    assert "Waiting for: you (" in answer and "You are asked to" in answer
+    assert "reply with them on the first lines of your mail" in answer
+    assert "    > Thanks for hosting, Bob." in answer and "    > Cheers," in answer
+    assert "could not be carried out" not in answer and "longer than" not in answer
