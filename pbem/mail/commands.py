@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Callable
+
+from pbem.mail.extract import OrderTextError
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +131,106 @@ def _vacation(line: str, args: list[str]) -> Command:
     if end < start:
         return Invalid(line, expected="a VACATION end date on or after its start date")
     return Vacation(line, start=start, end=end)
+
+
+# ---- which lines are the orders ----------------------------------------------------------------
+
+MAX_ORDER_LINES = 100
+MAX_ORDER_WORDS = 8  # a line with more words that does not parse is prose, not a mistyped order
+MAX_ORDER_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """A mail's lines sorted: the orders to act on, and the lines read but ignored (before
+    them: a greeting; after them: thanks, a sign-off, a name, anything)."""
+
+    orders: list[str]
+    before: list[str]
+    after: list[str]
+
+    @property
+    def ignored(self) -> list[str]:
+        return self.before + self.after
+
+
+class OrderSorter:
+    """Tells orders from the rest of a mail, for one game's grammar.
+
+    `parse(line)` is the game's parser for one line (it raises ValueError, the engine's
+    ParseError, on text outside the grammar).  A line is taken when it is a mail command,
+    parses, or *looks like* an order: its first word is one of the game's order words or a
+    command, or one letter off one (two for long words) with more words after it, and
+    the line is short.  Such a
+    mistyped order is taken, so the engine's precise error refuses the mail; it is never
+    skipped as prose.  The game's order words come from its own grammar: the words its
+    error for an unknown order names that the grammar then takes as the start of an order.
+    """
+
+    def __init__(self, parse: Callable[[str], object]):
+        self._parse = parse
+        nonsense = self._expected("zzqxj")
+        self.words = frozenset(name.lower() for name in COMMANDS) | frozenset(
+            word for word in re.findall(r"[a-z]{3,}", (nonsense or "").lower())
+            if self._expected(word) != nonsense)
+
+    def _expected(self, line: str) -> str | None:
+        """What the grammar expected where `line` failed (None: it parsed)."""
+        try:
+            self._parse(line)
+        except ValueError as error:
+            return getattr(error, "expected", None) or str(error)
+        return None
+
+    def is_order(self, line: str) -> bool:
+        """A mail command, a line in the game's grammar, or a line meant as one."""
+        if len(line) > MAX_ORDER_CHARS:
+            return False
+        words = line.split()
+        command = classify(line)
+        if isinstance(command, Invalid):  # "CANCEL two", "VACATION from 2026-12-20"; not "Board games are fun"
+            return len(words) <= 3 or any(char.isdigit() for char in line)
+        if not isinstance(command, OrderLine) or self._expected(line) is None:
+            return True
+        first = words[0].lower().strip(".,;:!?()*\"'") if words else ""
+        if first in self.words:
+            return len(words) <= MAX_ORDER_WORDS
+        # A slip of the keyboard needs what follows the word too: "Carl" or "Pace" under the
+        # orders is a name.
+        return 2 <= len(words) <= MAX_ORDER_WORDS and any(_near(first, word) for word in self.words)
+
+    def pick(self, lines: list[str]) -> Picked:
+        """The orders are the first block of order lines: lines before it (a greeting) and
+        from the first line after it that is not an order are ignored, and the answer
+        quotes them.  Raise OrderTextError for a block over MAX_ORDER_LINES (an
+        error, not a silent cut)."""
+        start = next((n for n, line in enumerate(lines) if self.is_order(line)), len(lines))
+        end = next((n for n in range(start, len(lines)) if not self.is_order(lines[n])), len(lines))
+        if end - start > MAX_ORDER_LINES:
+            raise OrderTextError(f"more than {MAX_ORDER_LINES} lines", line=lines[start + MAX_ORDER_LINES],
+                                 expected=f"at most {MAX_ORDER_LINES} orders and commands in one mail")
+        return Picked(lines[start:end], lines[:start], lines[end:])
+
+
+def _near(word: str, target: str) -> bool:
+    """Equal, or one edit off (two for words of seven letters or more): a typing slip."""
+    if word == target:
+        return True
+    allowed = 2 if len(target) >= 7 else 1
+    if len(word) < 4 or abs(len(word) - len(target)) > allowed:  # "and" is no slip for "hand"
+        return False
+    return _distance(word, target) <= allowed
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance, a swap of neighbours counting as one edit (optimal string alignment)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, start=1):
+        row = [i]
+        for j, cb in enumerate(b, start=1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]

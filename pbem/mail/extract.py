@@ -2,7 +2,7 @@
 
     body_text(message)  the chosen text part (or HTML made text), decoded and normalised
     reply_text(body)    without quoted history, "On ... wrote:" lines and signatures
-    order_lines(reply)  the lines to act on, capped, up to a line END or STOP
+    order_lines(reply)  its lines, up to a line END or STOP (commands.OrderSorter picks the orders)
 
 Reply parsing uses the patterns of mail-parser-reply (maintained, pure Python, many
 languages: reply headers, signatures, disclaimers); a small pass of our own catches what
@@ -17,8 +17,10 @@ from email.message import Message
 from email.utils import collapse_rfc2231_value
 
 from mailparser_reply import EmailMessage as ReplyMessage
+from mailparser_reply.constants import MAIL_LANGUAGES
 
 from pbem.mail.htmltext import html_to_text
+from pbem.mail.marker import is_marker
 
 # The reply parser's header regexes take time quadratic in line length (a 100 kB line
 # starting with "On " takes minutes), so they only ever see bounded text: lines cut to
@@ -26,10 +28,8 @@ from pbem.mail.htmltext import html_to_text
 # block is one line, the first SCAN_CHARS.  Worst case about 0.2 s; a typical reply 1 ms.
 SCAN_CHARS = 32 * 1024
 SCAN_LINE_CHARS = 300
-MAX_ORDER_LINES = 100
-MAX_LINE_CHARS = 200
 MAX_MIME_DEPTH = 12
-LANGUAGES = ("en", "de", "fr", "es", "it", "nl")  # not pl/sv/da: their patterns eat short lines
+LANGUAGES = tuple(MAIL_LANGUAGES)  # all of them: en de cs da es fr it ja ko nl pl sv zh, and David
 # Only the library's compiled patterns are used (headers, signatures, disclaimers).
 _PATTERNS = ReplyMessage("", languages=list(LANGUAGES), keep_hyphen_lists=True)
 
@@ -171,48 +171,77 @@ def normalize(text: str) -> str:
 
 # --- reply ------------------------------------------------------------------------------
 
+# Attribution lines ("On <date>, <someone> wrote:") the library does not know, in any
+# language: the verb of writing, or a date and an address just before the colon.  Gmail's
+# "2016-10-24 15:36 GMT+02:00 Name <a@b>:", Russian "ср, 1 апр. 2015 г. в 18:29, Name <a@b>:"
+# and Japanese "2016/10/24 15:36 Name <a@b>:" have no verb.
+_WROTE = (r"wrote|writes|said|says|schrieb|schreibt|geschrieben|a\s+écrit|écrit|escribió|escreveu|scritto"
+          r"|schreef|geschreven|skrev|skriver|napisał(?:\(a\))?|napisała|pisze|napsal(?:\(a\))?|написал(?:\(а\))?"
+          r"|написала|написав(?:\(ла\))?|пише|kirjoitti|írta|đã\s+viết|va\s+escriure|写道|寫道|のメッセージ"
+          r"|작성|님이\s*작성")
 _ATTRIBUTION = re.compile(
-    r"^(?:on|am|le|el|il|op|em|den|dne|w\s+dniu)\b.*"
-    r"\b(?:wrote|writes|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef|escreveu|skrev|napisał|napsal)\b.*:$",
+    rf"^.{{0,400}}(?:\b(?:{_WROTE})\b.{{0,120}}[:：]|\b(?:{_WROTE})|[:：]\s*\b(?:{_WROTE}))$"
+    r"|^.{0,200}\d.{0,200}[<\[(][^<>\[\]()\s]+@[^<>\[\]()\s]+[>\])]\)?\s*[:：]$",
     re.IGNORECASE)
-_LEAD = re.compile(r"^(?:on|am|le|el|il|op|em|den|dne|w\s+dniu)\s", re.IGNORECASE)
-_STOP = re.compile(
+# How an attribution starts, for one wrapped over several lines: a lead word, a date, or a
+# name with its address.
+_LEAD = re.compile(
+    r"^(?:(?:on|am|le|el|il|op|em|den|dne|dnia|w\s+dniu|in\s+data|på|pe|ma|ti|ke|to|pá|la|su|vào|a)\s"
+    r"|\d{4}\D|\d{1,2}[./]\d{1,2}[./]\d{2}|\w+\.?,\s|[^<]*<[^>\s]+@)", re.IGNORECASE)
+# Blocks of unquoted history: a header block (two header lines, maybe a wrapped one
+# between), a separator with words ("-----Original Message-----", "--- Oprindelig
+# meddelelse ---", "------------------ 原始邮件 ------------------"), a forward.
+_HEADER_KEY = re.compile(
+    r"^\*?(?:from|sent|to|subject|date|cc|de|envoyé(?:\s+le)?|à|objet|von|gesendet|an|betreff|datum|fra|sendt|til|"
+    r"emne|dato|från|skickat|till|ämne|van|verzonden|aan|onderwerp|da|inviato|a|oggetto|data|od|wysłano|do|temat|"
+    r"от|отправлено|дата|кому|тема|від|надіслано|lähettäjä|lähetetty|vastaanottaja|aihe|feladó|elküldve|címzett|"
+    r"tárgy|dátum|từ|đã\s+gửi|đến|chủ\s+đề|enviat|per\s+a|assumpte|para|enviado|asunto|fecha|assunto|"
+    r"发件人|发送时间|收件人|主题|日期|寄件者|差出人|送信日時|宛先|件名|보낸\s*사람|받는\s*사람|날짜|제목)\*?\s?[:：]",
+    re.IGNORECASE)
+_SEPARATOR = re.compile(r"^(?:[-_=*\s]{0,3}[-_=]{2,}\s*[^-_=]{3,40}?\s*[-_=]{2,}[*\s]{0,3}|_{10,}|-{10,}|={10,}"
+                        r"|begin\s+forwarded\s+message:?|début\s+du\s+message\s+réexpédié\s*:?)$", re.IGNORECASE)
+_SIGNATURE = re.compile(
     r"""^(?: --?                                   # "-- " signature delimiter (space already gone)
-         | _{10,} | -{10,} | ={10,}                # separator lines above quoted history
-         | -+\s*(?:original\s+message|ursprüngliche\s+nachricht|message\s+d'origine|mensaje\s+original
-                  |messaggio\s+originale|oorspronkelijk\s+bericht|forwarded\s+message
-                  |weitergeleitete\s+nachricht|message\s+transféré)\s*-+
-         | begin\s+forwarded\s+message:
          | (?:sent\s+from|sent\s+with|sent\s+via|get\s+outlook\s+for|envoyé\s+de|envoyé\s+depuis
-              |enviado\s+desde|enviado\s+de|von\s+meinem|gesendet\s+von|inviato\s+da
-              |verzonden\s+(?:vanaf|met))\s.{0,60}
+              |envoyé\s+à\s+partir\s+de|téléchargez\s+outlook|enviado\s+desde|enviado\s+de|enviado\s+do
+              |von\s+meinem|gesendet\s+von|gesendet\s+mit|inviato\s+da|verzonden\s+(?:vanaf|met)
+              |verstuurd\s+vanaf|sendt\s+fra|skickat\s+från|wysłane\s+z|wysłano\s+z|отправлено\s+с
+              |надіслано\s+з|lähetetty|küldve|gửi\s+từ)\s.{0,60}
+         | \S{0,20}から送信 | 从我的.{0,30}发送 | 내\s.{0,30}에서\s보냄
        )$""", re.IGNORECASE | re.VERBOSE)
 
 
 def is_attribution(text: str) -> bool:
-    """An "On <date>, <someone> wrote:" line (maybe wrapped), in any of several languages."""
-    line = " ".join(text.replace(">", " ").split())
-    return len(line) <= 2 * SCAN_LINE_CHARS and line.endswith(":") and bool(_ATTRIBUTION.match(line))
+    """An "On <date>, <someone> wrote:" line (maybe wrapped), in any of many languages."""
+    line = " ".join(text.replace(">", " >").split()).strip("-* ")
+    line = line.replace(" >", ">").replace("< ", "<")
+    return len(line) <= 2 * SCAN_LINE_CHARS and bool(_ATTRIBUTION.match(line))
 
 
 def reply_text(body: str) -> str:
     """What the player wrote in this mail, without quoted history and signatures.
 
-    Top-posted text is kept, and so is text written below or between quoted blocks
-    (bottom-posting): a quoted block only drops its own '>' lines.  History that is not
-    '>'-quoted (Outlook's "From: / Sent:" block, "-----Original Message-----") ends the
+    Everything from our own marker line on is history, whatever the client did to it (see
+    pbem.mail.marker).  Top-posted text is kept, and so is text written below or between
+    quoted blocks (bottom-posting): a quoted block only drops its own '>' lines, and the
+    attribution above it.  History that is not '>'-quoted (an attribution followed by
+    unquoted text, Outlook's "From: / Sent:" block, "-----Original Message-----") ends the
     reply: nothing below it is the player's.
     """
-    lines = [line.strip()[:SCAN_LINE_CHARS] for line in body.split("\n")]
+    lines = _join_split_addresses([line.strip()[:SCAN_LINE_CHARS] for line in body.split("\n")])
+    lines = lines[:next((n for n, line in enumerate(lines) if is_marker(line)), len(lines))]
     text = "\n".join(_collapse_quotes(lines))[:SCAN_CHARS]  # quotes, however long, cost nothing
     # The library's patterns, not its splitter: read() takes inner regex groups for headers
     # (its French pattern has one) and finds them again with str.find.  Match spans are exact.
     segments, at = [], 0
     for match in _PATTERNS.HEADER_REGEX.finditer(text):
-        segments.append(text[at:match.start()])
+        start = match.start()
+        if not _quote_follows(text, match.end()):  # unquoted history starts here, or a line or
+            start = _wrapped_start(text, at, start)  # two above ("From: Name" / "<address>")
+            segments.append(text[at:start])
+            break
+        segments.append(text[at:start])
         at = match.end()
-        if not is_attribution(match.group()):
-            break  # unquoted history starts here
     else:
         segments.append(text[at:])
     kept: list[str] = []
@@ -220,8 +249,40 @@ def reply_text(body: str) -> str:
         for disclaimer in _PATTERNS.DISCLAIMERS_REGEX.findall(segment):
             segment = segment.replace(disclaimer, "")
         signature = _PATTERNS.SIGNATURE_REGEX.search(segment)
-        kept.extend((segment[:signature.start()] if signature else segment).split("\n"))
+        if signature:  # a signature ends what was written above a quote, not what is below it
+            below = segment.find("\n>", signature.start())
+            segment = segment[:signature.start()] + ("\n" + segment[below:] if below >= 0 else "")
+        kept.extend(segment.split("\n"))
     return "\n".join(_own_pass(kept)).strip("\n")
+
+
+def _wrapped_start(text: str, floor: int, start: int) -> int:
+    """Where a header block found at `start` really starts: one or two lines higher when the
+    first of them is a header line too (a client wrapped "From: Name <address>")."""
+    above = text[floor:start].rstrip("\n").split("\n")
+    for size in (2, 1):
+        if len(above) >= size and _HEADER_KEY.match(above[-size].strip()):
+            return floor + len("\n".join(above[:-size]))
+    return start
+
+
+def _join_split_addresses(lines: list[str]) -> list[str]:
+    """A client that wraps "Name <a@b>:" after the address leaves ">:" alone on a line,
+    which would read as a quote: it goes back to its line."""
+    out: list[str] = []
+    for line in lines:
+        if out and line in (">:", "> :", ">", ">:") and "<" in out[-1] and not out[-1].endswith(">") \
+                and out[-1].count("<") > out[-1].count(">"):
+            out[-1] += ">:" if line != ">" else ">"
+        else:
+            out.append(line)
+    return out
+
+
+def _quote_follows(text: str, at: int) -> bool:
+    """Whether the first non-blank line from `at` on is '>'-quoted (or the text ends)."""
+    rest = text[at:].lstrip("\n ")
+    return not rest or rest.startswith(">")
 
 
 def _collapse_quotes(lines: list[str]) -> list[str]:
@@ -239,19 +300,52 @@ def _collapse_quotes(lines: list[str]) -> list[str]:
 
 def _own_pass(lines: list[str]) -> list[str]:
     kept: list[str] = []
-    for line in lines:
+    signed = False  # below a signature: skipped up to the next quote (answers below it count)
+    skip = -1  # the end of an attribution wrapped forward ("... schreef" / "Name <a@b>:")
+    for number, line in enumerate(lines):
         line = line.strip()
+        if number <= skip:
+            continue
         if line.startswith(">"):
+            signed = False
             continue
-        if _STOP.match(line):
+        if _SEPARATOR.match(line) or _header_block(lines, number):
             break
-        if is_attribution(line):
+        signed = signed or bool(_SIGNATURE.match(line))
+        if signed:
             continue
-        if line.endswith(":") and kept and _LEAD.match(kept[-1]) and is_attribution(f"{kept[-1]} {line}"):
-            kept.pop()  # an attribution wrapped over two lines
+        wrapped = _attribution_size(kept, line)
+        if wrapped:
+            del kept[len(kept) - wrapped + 1:]
+            following = lines[number + 1].strip() if number + 1 < len(lines) else ""
+            if not line.endswith((":", "：")) and following.endswith((":", "：")) and len(following) < 120:
+                skip = number + 1
+            if not _quote_follows("\n".join(lines[max(skip, number) + 1:]), 0):
+                break  # history the client left unquoted
             continue
         kept.append(line)
     return kept
+
+
+def _attribution_size(kept: list[str], line: str) -> int:
+    """How many lines (1 to 3, the last being `line`) make an attribution; 0 if none."""
+    if not line:
+        return 0
+    for size in (3, 2):  # the longest first: "écrit :" alone is an attribution too
+        above = kept[len(kept) - size + 1:]
+        if len(above) == size - 1 and all(above) and _LEAD.match(above[0]) \
+                and not any(_BULLET.match(text) for text in above) and is_attribution(" ".join([*above, line])):
+            return size
+    return int(is_attribution(line))
+
+
+def _header_block(lines: list[str], number: int) -> bool:
+    """Whether an unquoted header block ("From: ...", "Sent: ...") starts at this line: two
+    header lines, a wrapped line allowed between them."""
+    if not _HEADER_KEY.match(lines[number].strip()):
+        return False
+    following = [line.strip() for line in lines[number + 1:number + 3]]
+    return any(_HEADER_KEY.match(line) for line in following)
 
 
 # --- lines ------------------------------------------------------------------------------
@@ -260,11 +354,10 @@ _END = re.compile(r"(?:end|stop)[.!]*", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[-*•·]|\d{1,2}[.)])\s+")
 
 
-def order_lines(text: str, *, max_lines: int = MAX_ORDER_LINES,
-                max_chars: int = MAX_LINE_CHARS) -> list[str]:
-    """The lines to act on: stripped, without '#' comments, list bullets or blank lines,
-    up to a line END or STOP.  Too many or too long lines are an error, not a silent cut:
-    a truncated order could mean another order."""
+def order_lines(text: str) -> list[str]:
+    """The lines read: stripped, without '#' comments, list bullets or blank lines, up to a
+    line END or STOP.  Which of them are orders is for commands.OrderSorter to tell: a long
+    line or a long mail is prose then, not an error."""
     lines: list[str] = []
     for raw in text.split("\n"):
         line = _BULLET.sub("", raw.split("#", 1)[0].strip())
@@ -273,12 +366,5 @@ def order_lines(text: str, *, max_lines: int = MAX_ORDER_LINES,
             continue
         if _END.fullmatch(line):
             break
-        if len(line) > max_chars:
-            raise OrderTextError(f"a line is longer than {max_chars} characters",
-                                 line=line[:max_chars] + "...",
-                                 expected=f"one order per line, at most {max_chars} characters")
-        if len(lines) >= max_lines:
-            raise OrderTextError(f"more than {max_lines} lines", line=line,
-                                 expected=f"at most {max_lines} orders and commands in one mail")
         lines.append(line)
     return lines

@@ -135,6 +135,7 @@ class _Context:
     user: User
     done: list[str] = field(default_factory=list)  # reply sections of what was carried out
     parts: list[MailPart] = field(default_factory=list)  # pictures for the reply (BOARD)
+    ignored: str = ""  # the lines read but not taken as orders, quoted at the end of the reply
 
 
 def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
@@ -425,14 +426,15 @@ _READ_ONLY = (cmd.Help, cmd.Status, cmd.Board, cmd.Hand, cmd.History)
 def _act(session: Session, c: _Context) -> str:
     """Carry out the mail's commands and orders and queue the reply; the reason to record."""
     try:
-        lines = order_lines(c.mail.text)
+        picked = cmd.OrderSorter(game_state(session, c.game).parse).pick(order_lines(c.mail.text))
     except OrderTextError as error:
         _reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
         return "text_error"
-    if not lines:
-        _reply(session, c, "No orders or commands were found in your mail.\n\n" + render.help_text(
-            c.game, _view(session, c)))
+    if not picked.orders:
+        active = c.game.status == Game.ACTIVE
+        _reply(session, c, render.no_orders(c.game, game_view(session, c.game, c.user) if active else None, picked))
         return "empty"
+    lines, c.ignored = picked.orders, render.ignored_text(picked)
     parsed = cmd.split_commands(lines)
     invalid = next((p for p in parsed if isinstance(p, cmd.Invalid)), None)
     if invalid is not None:
@@ -639,6 +641,8 @@ def _reply(session: Session, c: _Context, text: str) -> None:
     if seat is not None and seat.user_id == c.user.id and seat.tribe:
         reply_to = seat_reply_address(session, seat, c.settings)
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
+    if c.ignored:
+        text = f"{text.rstrip()}\n\n{c.ignored}"
     send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", kind=REPLY_KIND,
               reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}",
               html=reply_html(text.rstrip(), c.parts), parts=c.parts)

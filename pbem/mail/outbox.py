@@ -48,6 +48,9 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
         if existing is not None:
             return existing.message
     parts = _checked(parts)
+    if reply_to is not None:  # a reply acts for a seat: mark where our text begins
+        from pbem.mail.marker import with_marker, with_marker_html
+        body, html = with_marker(body), with_marker_html(html) if html is not None else None
     message = OutboxMessage(to_address=to, subject=subject, body=body, kind=kind)
     session.add(message)
     if reply_to is not None or headers or key is not None or html is not None or parts:

@@ -6,13 +6,15 @@ from datetime import datetime
 from typing import Any
 
 from pbem.describe import card_title, describe_all
-from pbem.mail.commands import COMMANDS
+from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
 from pbem.services.notify import WHAT
 from pbem.services.play import GameView
 from pbem.services.schedule import when
 
 HISTORY_LINES = 30
+IGNORED_LINES = 100  # quoted back at most; a mail's reply text is at most 32 KiB anyway
+IGNORED_CHARS = 100
 
 # What each kind of decision is answered with (docs/orders.md).
 SYNTAX = {
@@ -143,3 +145,38 @@ def help_text(game: Game | None, view: dict[str, Any] | None) -> str:
     if game is not None and view is not None:
         text += "\n\n" + expected(game, view)
     return text
+
+
+RULE = ("Orders go first, one per line; the first line after them that is not an order ends them, "
+        "and anything from there on (thanks, a signature, the quoted mail) is not read.")
+
+
+def ignored_text(picked: Picked) -> str:
+    """The lines of the mail that were read but not taken as orders, quoted back, so that a
+    line meant as an order never goes unnoticed ("" when there are none)."""
+    sections = []
+    for title, lines in (("Before your orders", picked.before), ("After your orders", picked.after)):
+        if not lines:
+            continue
+        shown = [f"    > {_cut(line)}" for line in lines[:IGNORED_LINES]]
+        if len(lines) > IGNORED_LINES:
+            shown.append(f"    (and {len(lines) - IGNORED_LINES} more lines)")
+        sections.append(f"{title}, not read as orders:\n" + "\n".join(shown))
+    return "\n\n".join(sections) + ("\n\n" + RULE if sections else "")
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= IGNORED_CHARS else line[:IGNORED_CHARS] + "..."
+
+
+def no_orders(game: Game, seen: GameView | None, picked: Picked) -> str:
+    """The answer to a mail without orders or commands: short and friendly, not an error."""
+    lines = ["Thanks for your mail. No orders or commands were found in it, so nothing was carried out."]
+    if seen is not None:
+        lines.append(heading(game, seen.view) + ". " + waiting_for(seen))
+        lines.append(expected(game, seen.view))
+    lines.append("To send orders, reply with them on the first lines of your mail, one per line "
+                 "(send HELP for the commands).")
+    text = "\n\n".join(lines)
+    ignored = ignored_text(picked)
+    return text + ("\n\n" + ignored if ignored else "")

@@ -17,6 +17,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem.mail.marker import with_marker
 from pbem.mail.models import InboundMessage
 from pbem.models import Game, OrderLogEntry, OutboxMessage, PendingOrder
 
@@ -108,7 +109,9 @@ def body(message: Message) -> str:
     part = message.get_body(("plain",)) if hasattr(message, "get_body") else None
     payload = (part or message).get_payload(decode=True)
     text = payload.decode("utf-8") if isinstance(payload, bytes) else str(message.get_payload())
-    return text.replace("\r\n", "\n")
+    text = text.replace("\r\n", "\n")
+    # What we said, under the line every repliable mail starts with (pbem/mail/marker.py).
+    return text.removeprefix(with_marker(""))
 
 
 def snapshot(session: Session, game_id: int) -> dict[str, Any]:

@@ -67,10 +67,12 @@ def test_an_error_quotes_the_line_and_returns_the_unprocessed_part(table: dict[s
                                                                    gateway: Any, sink: Any) -> None:
     before = snapshot(session, table["game_id"])
     text = _ask(gateway, sink, table["address"], "Hi!\ncard 7\nplce 12\nSTATUS\n")
-    assert text.startswith("Nothing was carried out: line 1 could not be carried out.")
-    assert "    > Hi!" in text and "expected" in text
-    assert "Not processed:\n    Hi!\n    card 7\n    plce 12\n    STATUS" in text
+    # The greeting is no order; the mistyped order is one, and refuses the whole mail.
+    assert text.startswith("Nothing was carried out: line 3 could not be carried out.")
+    assert "    > plce 12" in text and "expected" in text
+    assert "Not processed:\n    card 7\n    plce 12\n    STATUS" in text
     assert "Send HELP" in text
+    assert "Before your orders, not read as orders:\n    > Hi!" in text
     assert snapshot(session, table["game_id"]) == before
 
 
