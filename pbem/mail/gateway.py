@@ -12,7 +12,10 @@
 Orders go through `pbem.services.play.submit_orders`, the one order path: all order lines of
 a mail are one submission, carried out entirely or not at all.  Mail that must never be
 answered (auto-replies, bounces, lists, loops) and replays get no reply; unknown senders get
-at most one short reply per address and day.
+at most one short reply per address and day, and only if our receiving server checks From
+or the From is a confirmed address of a player of the token's game (no backscatter).  A
+sender whose mails keep carrying nothing out (an autoresponder answering our answers) gets no
+answer beyond a budget per hour.  Only mail that authenticated goes to review after an error.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -30,7 +33,7 @@ from pbem.mail import bounces
 from pbem.mail import commands as cmd
 from pbem.mail import render
 from pbem.mail.extract import OrderTextError, order_lines
-from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, addressed_token, parse_message
+from pbem.mail.inbound import MAX_BYTES, InboundMail, MailRejected, addressed_token, parse_message, printable
 from pbem.mail.models import REASON_MAX, InboundMessage, SeatToken
 from pbem.mail.outbox import MailPart, send_mail
 from pbem.mail.picture import board_picture, reply_html
@@ -50,13 +53,15 @@ CHANNELS = ("smtp", "webhook", "imap")
 PROCESS_LEASE = timedelta(minutes=5)  # a processor that died frees the message after this
 UNKNOWN_REPLY_EVERY = timedelta(days=1)  # also the limit of the other short answers and notices
 REPLY_KIND, UNKNOWN_KIND = "reply", "mail-unknown"
-REPLACED_KIND, HELD_KIND = "mail-replaced", "mail-held"
+REPLACED_KIND, HELD_KIND, QUIET_KIND = "mail-replaced", "mail-held", "mail-quiet"
 # The reason of a held message an operator released (pbem/mail/review.py): processing then
 # skips the DMARC check, and the final reason keeps the operator's name.
 RELEASED = "released by "
 INDENT = "    "
 # Reasons of mail that failed authentication: what the per-address rate limit counts.
 UNAUTHENTICATED = ("no_token", "unknown_token", "replaced_token", "from_mismatch", "dmarc_fail", "rate_limited")
+# Reasons of authenticated mail that carried nothing out: what the reply budget counts.
+FRUITLESS = ("empty", "text_error", "command_error", "order_error")
 
 
 # ---- reply addresses --------------------------------------------------------------------------
@@ -100,9 +105,11 @@ def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | 
         raise ValueError(f"unknown channel {channel!r}")
     if len(raw) > MAX_BYTES:
         raise MailRejected("too_large", f"{len(raw)} bytes, at most {MAX_BYTES}")
+    if envelope_to is not None:  # the sender's words, kept as text: printable, like the headers
+        envelope_to = [printable(address) for address in envelope_to]
     token = addressed_token(raw, config=(settings or load()).mail_config(), envelope_to=envelope_to)
     row = InboundMessage(channel=channel, received_at=now(), raw=bytes(raw), size=len(raw),
-                         envelope_from=None if envelope_from is None else envelope_from[:256],
+                         envelope_from=None if envelope_from is None else printable(envelope_from)[:256],
                          envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
                          status=InboundMessage.STORED, token=token)
     session.add(row)
@@ -136,6 +143,7 @@ class _Context:
     done: list[str] = field(default_factory=list)  # reply sections of what was carried out
     parts: list[MailPart] = field(default_factory=list)  # pictures for the reply (BOARD)
     ignored: str = ""  # the lines read but not taken as orders, quoted at the end of the reply
+    quiet: bool = False  # the sender's reply budget is spent: carry out, do not answer
 
 
 def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
@@ -201,9 +209,12 @@ def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> s
         raise
     except Exception:
         session.rollback()
-        log.exception("processing inbound mail %s failed; it goes to review", inbound_id)
-        _finish(session, session.get(InboundMessage, inbound_id), InboundMessage.REVIEW, "error")
-        return InboundMessage.REVIEW
+        row = session.get(InboundMessage, inbound_id)
+        # Only mail that authenticated as a seat's player is worth an operator's look; anyone
+        # could send the rest, and releasing it would only refuse it again.
+        status = InboundMessage.REVIEW if row is not None and row.user_id is not None else InboundMessage.REJECTED
+        log.exception("processing inbound mail %s failed; it is %s", inbound_id, status)
+        return _finish(session, row, status, "error")
 
 
 def _free(session: Session, inbound_id: int) -> None:
@@ -265,6 +276,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     else:
         refused = "dmarc_fail" if forged else None
         row.game_id, row.seat, row.user_id, row.token = game.id, seat.tribe, user.id, found.token
+        session.commit()  # authenticated (user_id): from here on an error sends it to review
     if refused is not None and _flooded(session, row, settings):
         return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
     if refused == "dmarc_fail":  # an operator looks
@@ -274,7 +286,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         if refused == "replaced_token" and not forged:
             _short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
                           "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
-        elif not forged:
+        elif not forged and _vouched_for(session, sender, game, settings):
             _unknown_sender(session, mail, settings)
         return _finish(session, row, InboundMessage.REJECTED, refused)
     assert game is not None and seat is not None and user is not None
@@ -306,8 +318,13 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         session.rollback()
         return _finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED,
                        "duplicate_message_id")
-    context = _Context(row, mail, settings, game, seat, user)
+    quiet = _fruitless_lately(session, sender, row, settings) >= settings.replies_per_hour
+    context = _Context(row, mail, settings, game, seat, user, quiet=quiet)
     reason = _act(session, context)
+    if quiet:  # carried out as usual, but unanswered: one notice a day says why
+        log.info("inbound mail %s from %s is not answered: reply budget spent", row.id, sender)
+        _short_answer(session, mail, QUIET_KIND, _quiet_text(settings))
+        reason = f"{reason}; unanswered"
     return _finish(session, session.get(InboundMessage, row.id), InboundMessage.PROCESSED, reason)
 
 
@@ -321,6 +338,36 @@ def _flooded(session: Session, row: InboundMessage, settings: MailSettings) -> b
         InboundMessage.reason.in_(UNAUTHENTICATED),
         InboundMessage.received_at > row.received_at - timedelta(hours=1)))
     return recent >= settings.rate_per_hour
+
+
+def _fruitless_lately(session: Session, sender: str, row: InboundMessage, settings: MailSettings) -> int:
+    """How many mails from `sender` in the hour before this one were answered although they
+    carried nothing out (an error, or nothing to read): what an autoresponder that sets no
+    auto-reply header sends back to each of our answers.  A player's orders never count."""
+    return int(session.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.from_address == sender, InboundMessage.id != row.id,
+        InboundMessage.status == InboundMessage.PROCESSED,
+        or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS)),
+        InboundMessage.received_at > row.received_at - timedelta(hours=1))) or 0)
+
+
+def _quiet_text(settings: MailSettings) -> str:
+    return (f"pbem answers at most {settings.replies_per_hour} mails an hour from one address that carry "
+            "nothing out (an error, or no orders found), and yours sent more. Until the hour is over your "
+            "mails are still read and their orders carried out, but not answered; see the game page on "
+            f"{settings.base_url}/ for where your games stand.\n\n"
+            "If an automatic answer of yours (a vacation or ticket system) replies to our mails, please "
+            "turn it off for pbem.\n\nYou will not get this notice again today.\n")
+
+
+def _vouched_for(session: Session, sender: str, game: Game | None, settings: MailSettings) -> bool:
+    """Whether a mail that failed authentication may get its short answer.  Yes if one of our
+    own receiving servers checks From (a DMARC failure never gets here); with none configured,
+    only a confirmed address of a player of the game the token names: anyone else may be a
+    forger's victim, who would get the answer (backscatter)."""
+    if settings.trusted_authserv_ids:
+        return True
+    return game is not None and any(s.user is not None and _confirmed(session, s.user, sender) for s in game.seats)
 
 
 def content_key(mail: InboundMail) -> str:
@@ -635,6 +682,8 @@ def _line_number(c: _Context, line: str) -> int | None:
 
 
 def _reply(session: Session, c: _Context, text: str) -> None:
+    if c.quiet:
+        return
     game = session.get(Game, c.game.id)
     seat = session.get(Seat, c.seat.id)
     reply_to = None

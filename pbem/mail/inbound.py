@@ -35,6 +35,17 @@ AUTO_REPLY_SUBJECT = re.compile(r"^\s*(?:out of (?:the )?office|automatic reply|
                                 r"|auto:|away from (?:the )?office|on vacation|vacation reply)", re.I)
 
 Dmarc = Literal["pass", "fail", "none", "absent"]
+# Control characters (C0 but tab and line breaks, DEL, C1) have no place in a header or in
+# orders, and PostgreSQL refuses NUL in text; lone surrogates are bytes no charset could read.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` without control characters, and with U+FFFD for bytes no charset could read.
+    Everything the sender wrote passes through here before the gateway sees it (header
+    values, decoded words, the body text, the envelope), so nothing downstream meets a NUL."""
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
 class MailRejected(ValueError):
@@ -147,7 +158,7 @@ def _read(raw: bytes, config: MailConfig, envelope_to: tuple[str, ...] | list[st
     from_name, from_address = _sender(headers)
     recipients = _recipients(headers, envelope_to)
     found = _tokens(recipients, config)
-    body = body_text(message)
+    body = printable(body_text(message))
     subject = _subject(headers)
     digest = hashlib.sha256("\n".join((from_address, ",".join(sorted(found)),
                                        " ".join(body.split()))).encode("utf-8")).hexdigest()
@@ -210,21 +221,22 @@ def _normal(address: str) -> str:
 
 
 class _Headers:
-    """Header values as sent, by name, unfolded, 8-bit bytes read as UTF-8.  Not through
-    the structured parser: it rewrites some (Date) and raises on others (Message-ID: <<<>>>)."""
+    """Header values as sent, by name, unfolded, 8-bit bytes read as UTF-8, control characters
+    removed (`printable`).  Not through the structured parser: it rewrites some (Date) and
+    raises on others (Message-ID: <<<>>>)."""
 
     def __init__(self, message: Message):
         self._values: dict[str, list[str]] = {}
         for name, value in message.raw_items():
-            self._values.setdefault(name.strip().lower(), []).append(str(value))
+            self._values.setdefault(name.strip().lower(), []).append(printable(_unescape_bytes(str(value))))
 
     def all(self, name: str, limit: int = MAX_HEADER_CHARS) -> list[str]:
         values = self._values.get(name.lower(), ())
-        return [" ".join(_unescape_bytes(value).split())[:limit] for value in values]
+        return [" ".join(value.split())[:limit] for value in values]
 
     def first(self, name: str) -> str:
         values = self._values.get(name.lower())
-        return " ".join(_unescape_bytes(values[0]).split())[:MAX_HEADER_CHARS] if values else ""
+        return " ".join(values[0].split())[:MAX_HEADER_CHARS] if values else ""
 
     def count(self, name: str) -> int:
         return len(self._values.get(name.lower(), ()))
@@ -245,7 +257,7 @@ def _parsed(name: str, value: str) -> Any:
 def _subject(headers: _Headers) -> str:
     value = headers.first("Subject")
     try:
-        return " ".join(str(_parsed("Subject", value)).split())  # decodes =?utf-8?q?...?= words
+        return " ".join(printable(str(_parsed("Subject", value))).split())  # decodes =?utf-8?q?...?= words
     except Exception:  # undecodable encoded words: the raw text is still informative
         return value
 
@@ -284,7 +296,7 @@ def _sender(headers: _Headers) -> tuple[str, str]:
     address = addresses[0]
     if not _ADDR.fullmatch(address.addr_spec) or len(address.addr_spec) > 254:
         raise MailRejected("bad_from", "not a plain mailbox address")
-    return address.display_name[:200], _normal(address.addr_spec)
+    return printable(address.display_name)[:200], _normal(address.addr_spec)
 
 
 def _header_recipients(headers: _Headers) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ class MailSettings:
     base_url: str
     secret_key: str
     mode: str  # inline: the gateway processes and delivers itself; queue: Celery tasks do
-    rate_per_hour: int  # inbound mails per sender address and hour
+    rate_per_hour: int  # mails that fail authentication, per sender address and hour
     dedup_hours: float  # a re-sent body (new Message-ID) within this window is a replay
     smtp_host: str | None
     smtp_port: int
@@ -46,6 +46,9 @@ class MailSettings:
     imap_folder: str
     imap_seconds: float = 60.0  # beat polls the mailbox this often (only with imap_host)
     operators: frozenset[str] = frozenset()  # addresses of the accounts that review held mail
+    # answers per From address and hour to authenticated mail that carried nothing out
+    # (an autoresponder without auto-reply headers loops with us no longer than this)
+    replies_per_hour: int = 10
 
     @property
     def sender_address(self) -> str:
@@ -110,6 +113,7 @@ def load(config: Mapping[str, Any] | None = None) -> MailSettings:
         imap_password=_get(config, "PBEM_IMAP_PASSWORD"),
         imap_folder=str(_get(config, "PBEM_IMAP_FOLDER", "INBOX")),
         imap_seconds=float(_get(config, "PBEM_IMAP_SECONDS", 60)),
+        replies_per_hour=int(_get(config, "PBEM_MAIL_REPLIES_PER_HOUR", 10)),
         operators=frozenset(a.strip().lower() for a in str(_get(config, "PBEM_OPERATORS", "")).split(",")
                             if a.strip()),
     )

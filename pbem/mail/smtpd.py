@@ -8,7 +8,9 @@ message after the other in order of arrival (inline: `make run`, tests).  In inl
 process also delivers the replies when SMTP is configured.
 
 Only recipients at our mail domain are accepted (it is no relay); SIZE is announced and a
-message over MAX_BYTES is refused at DATA with 552.
+message over MAX_BYTES is refused at DATA with 552.  An envelope address with a control
+character (a NUL, ...) is refused with 553: a permanent answer, never a 451 the sender
+would retry for days.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from flask import Flask
 
 from pbem.extensions import db
 from pbem.mail import gateway
-from pbem.mail.inbound import MAX_BYTES, MailRejected
+from pbem.mail.inbound import MAX_BYTES, MailRejected, printable
 from pbem.mail.settings import MailSettings, load
 
 log = logging.getLogger(__name__)
@@ -52,8 +54,18 @@ class GatewayHandler:
 
     # -- SMTP -----------------------------------------------------------------------------------
 
+    async def handle_MAIL(self, server: SMTP, session: SmtpSession, envelope: Envelope, address: str,
+                          mail_options: list[str]) -> str:
+        if printable(address) != address:
+            return "553 5.1.7 Bad sender address syntax"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server: SMTP, session: SmtpSession, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
+        if printable(address) != address:  # a NUL or another control character: never an address
+            return "553 5.1.3 Bad recipient address syntax"
         domain = address.rpartition("@")[2].strip().rstrip(">").lower()
         if domain != self.settings.domain:
             return "550 5.7.1 Relaying denied: not a local domain"
