@@ -171,7 +171,7 @@ def main() -> int:
     app = create_app({"RATELIMIT_ENABLED": False})
     with app.app_context():
         try:
-            ids = poll(db.session, load(), app)
+            ids = poll(db.session(), load(), app)
         except ImapError as error:
             print(f"error: {error}")
             return 1

@@ -98,7 +98,7 @@ class GatewayHandler:
     def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> int:
         with self.app.app_context():
             try:
-                return gateway.receive(db.session, raw, channel="smtp", envelope_from=mail_from,
+                return gateway.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
                                        envelope_to=rcpt_tos, settings=self.settings)
             finally:
                 db.session.remove()
@@ -115,7 +115,7 @@ class GatewayHandler:
         try:
             with self.app.app_context():
                 try:
-                    gateway.process(db.session, inbound_id, self.settings)
+                    gateway.process(db.session(), inbound_id, self.settings)
                 finally:
                     db.session.remove()
             self.processed += 1
@@ -130,7 +130,7 @@ class GatewayHandler:
         """Process what was stored but never processed (a crash between 250 and processing)."""
         with self.app.app_context():
             try:
-                ids = gateway.pending(db.session, limit=10_000)
+                ids = gateway.pending(db.session(), limit=10_000)
             finally:
                 db.session.remove()
         for inbound_id in ids:
@@ -140,7 +140,7 @@ class GatewayHandler:
         from pbem.mail.delivery import deliver_pending
         with self.app.app_context():
             try:
-                deliver_pending(db.session, self.settings)
+                deliver_pending(db.session(), self.settings)
             except Exception:  # noqa: BLE001
                 log.exception("delivering the outbox failed")
             finally:

@@ -70,7 +70,7 @@ def inbound() -> Any:
         return {"error": "bad signature"}, 403
     recipients = [a.strip() for a in envelope_to.split(",") if a.strip()] if envelope_to is not None else None
     try:
-        inbound_id = gateway.receive(db.session, body, channel="webhook", envelope_from=envelope_from,
+        inbound_id = gateway.receive(db.session(), body, channel="webhook", envelope_from=envelope_from,
                                      envelope_to=recipients)
     except MailRejected:
         return {"error": "too large"}, 413
@@ -85,7 +85,7 @@ def _schedule(inbound_id: int) -> None:
         send_process(inbound_id, app=current_app._get_current_object())  # type: ignore[attr-defined]
     else:  # no worker: the request itself processes it (the 200 is owed only for storing)
         try:
-            gateway.process(db.session, inbound_id, settings)
+            gateway.process(db.session(), inbound_id, settings)
         except OperationalError:  # stored all the same: the sweep retries it
             log.exception("processing inbound mail %s failed; it stays stored", inbound_id)
 
@@ -107,6 +107,6 @@ def unsubscribe_view(token: str) -> Any:
         form = ('<form method="post"><button type="submit">Stop ' + str(escape(label))
                 + "</button></form>")
         return _PAGE.format(text=f"Stop receiving {escape(label)} from pbem?", form=form)
-    unsubscribe(db.session, settings, token)
+    unsubscribe(db.session(), settings, token)
     return _PAGE.format(text=f"Done: no more {escape(label)}. You can turn them on again on your profile.",
                         form="")
