@@ -394,6 +394,15 @@ def plan(fields: list[str], values: dict[str, Any], persona: str) -> list[tuple[
 
 # ---- the sweeps ----------------------------------------------------------------------------------
 
+def expect_unchanged(world: World, what: str) -> None:
+    """After requests that should all have been refused (or only read): every table as before."""
+    after = snapshot(world.app)
+    changes = changed_rows(world.baseline, after)
+    if changes:
+        world.failures.append(f"{what} changed {sorted(changes)}")
+        restore(world.app, world.baseline, after)
+
+
 def sweep_paths(world: World) -> set[str]:
     """Hostile values in every path parameter of every route, every method, every persona."""
     covered = set()
@@ -413,12 +422,7 @@ def sweep_paths(world: World) -> set[str]:
                         check(world, f"path {name}={value[:20]}", persona, method, url, body=body, api=api,
                               content_type="application/x-www-form-urlencoded" if body else None, compare=False)
                 covered.add(rule.endpoint)
-        # Nothing a hostile id asked for may have changed anything.
-        after = snapshot(world.app)
-        changes = changed_rows(world.baseline, after)
-        if changes:
-            world.failures.append(f"hostile path values changed {sorted(changes)} ({persona})")
-            restore(world.app, world.baseline, after)
+        expect_unchanged(world, f"hostile path values ({persona})")
     return covered
 
 
@@ -441,11 +445,7 @@ def sweep_queries(world: World) -> set[str]:
                 check(world, f"query {name}={label}", persona, "GET", url + "?" + urlencode({name: value}),
                       api=url.startswith("/api/"), compare=False)
         covered.add(endpoint)
-    after = snapshot(world.app)
-    changes = changed_rows(world.baseline, after)
-    if changes:
-        world.failures.append(f"hostile queries changed {sorted(changes)}")
-        restore(world.app, world.baseline, after)
+    expect_unchanged(world, "hostile queries")
     return covered
 
 
