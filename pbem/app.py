@@ -9,6 +9,8 @@ from flask_wtf.csrf import CSRFError
 from pbem.checks import warn_missing_parts
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
+from pbem.inputs import DatabaseInt, JSONProvider, refuse_hostile_input
+from pbem.logs import redact_secret_links
 import pbem.mail.models  # noqa: F401  - the gateway's tables join the metadata
 
 # Content-Security-Policy: our own scripts and styles only; inline style attributes are
@@ -21,6 +23,10 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder="static")
     app.config.update(load_config(config))
+    # Hostile input gets a clear answer before any view reads it (pbem/inputs.py).
+    app.json = JSONProvider(app)
+    app.url_map.converters["int"] = DatabaseInt  # before any route is added
+    redact_secret_links(app)  # sign-in and confirmation links never reach a log
     app.jinja_env.autoescape = True  # every template, whatever its file name
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
@@ -38,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(mail_bp)
     csrf.exempt(mail_bp)  # signed webhook and signed unsubscribe links; no session is used
 
+    app.before_request(refuse_hostile_input)
     app.before_request(_load_user)
     app.after_request(_security_headers)
     app.register_error_handler(CSRFError, _csrf_error)
@@ -46,10 +53,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _load_user() -> None:
-    from pbem.services.accounts import get_user
-    g.user = get_user(db.session, session.get("uid"))
+    from pbem.services.accounts import session_user
+    g.user = session_user(db.session, session.get("uid"), session.get("gen", 0))
     if g.user is None and "uid" in session:
-        session.pop("uid")  # the account is gone
+        session.clear()  # the account is gone, or it signed out since this session began
 
 
 def _security_headers(response: Any) -> Any:

@@ -12,6 +12,7 @@ from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, String, Text, Ty
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pbem.extensions import db
+from pbem.text import one_line
 
 EMAIL_MAX = 254
 NAME_MAX = 60  # the engine's limit on a player's name
@@ -44,11 +45,27 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value
 
 
+class OneLine(TypeDecorator[str]):
+    """A name or title: one line of visible text (pbem.text.one_line) going in and coming
+    out, whoever wrote it (a service, the mail gateway, a row older than the rule), so no
+    page, API answer or mail subject shows a direction override or a zero-width character.
+    Services clean and check the length first; this is the floor under every writer."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> str | None:
+        return None if value is None else one_line(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> str | None:
+        return None if value is None else one_line(value)
+
+
 class User(db.Model):
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    display_name: Mapped[str] = mapped_column(String(NAME_MAX))
+    display_name: Mapped[str] = mapped_column(OneLine(NAME_MAX))
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
     notify_turn: Mapped[bool] = mapped_column(default=True)  # "your turn" mails
     notify_results: Mapped[bool] = mapped_column(default=True)  # age results and reports
@@ -60,6 +77,9 @@ class User(db.Model):
     digest_on: Mapped[date | None] = mapped_column(Date)
     paper_size: Mapped[str] = mapped_column(String(8), default="A4", server_default="A4")  # report PDFs
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    # Bumped by signing out: a browser session counts only while it carries the current
+    # value (pbem/app.py), so a session cookie copied before sign-out is dead after it.
+    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     addresses: Mapped[list["EmailAddress"]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="EmailAddress.id")
@@ -118,7 +138,7 @@ class ApiToken(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    name: Mapped[str] = mapped_column(OneLine(NAME_MAX))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     prefix: Mapped[str] = mapped_column(String(12))  # shown in lists so people can tell tokens apart
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
@@ -133,7 +153,7 @@ class Game(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(20), default="aztlan")
-    title: Mapped[str] = mapped_column(String(TITLE_MAX))
+    title: Mapped[str] = mapped_column(OneLine(TITLE_MAX))
     status: Mapped[str] = mapped_column(String(12), default="open", index=True)
     # The record's setup (board, edition, options, seed, and players once started).
     # The seed is secret until the game is finished: never copy `setup` into an answer.

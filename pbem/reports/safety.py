@@ -20,12 +20,12 @@ import re
 import signal
 import threading
 import time
-import unicodedata
 import weakref
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any, Callable, Iterator, Mapping
 
+from pbem.text import one_line
 from pbem.timezones import zone
 
 ASSET_SCHEME = "pbem-asset:"
@@ -39,9 +39,6 @@ DEFAULT_SECONDS = 30.0
 DEFAULT_MEMORY_MB = 1024
 REPEAT_SECONDS = 0.05  # how often an expired render's alarm rings again
 
-# C0/C1 controls (tabs and newlines become spaces first) and the bidirectional overrides
-# and isolates, which could make a name display as something else.
-_INVISIBLE = re.compile("[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _ASSET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}\.(svg|png|css|woff2?|ttf|otf)")
 
 
@@ -60,11 +57,9 @@ class FetchRefused(ValueError):
 # --- player text ---------------------------------------------------------------------
 
 def clean_text(value: Any, limit: int) -> str:
-    """Player-chosen text as one line: controls and bidi overrides removed, whitespace
-    collapsed, normalised (NFC), cut to `limit` characters with an ellipsis."""
-    text = unicodedata.normalize("NFC", str(value if value is not None else ""))
-    text = re.sub(r"\s+", " ", text)
-    text = _INVISIBLE.sub("", text).strip()
+    """Player-chosen text as one line (pbem.text.one_line: controls and bidi overrides
+    removed, whitespace collapsed, normalised), cut to `limit` characters with an ellipsis."""
+    text = one_line(value)
     if len(text) > limit:
         text = text[:limit - 1].rstrip() + "…"
     return text

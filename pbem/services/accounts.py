@@ -20,6 +20,7 @@ from pbem.services import links
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.locking import unit_of_work
 from pbem.services.moves_mail import CHOICES
+from pbem.text import INVISIBLE, one_line
 
 LINK_LIFETIME = timedelta(minutes=15)
 API_TOKEN_PREFIX = "pbem_"
@@ -35,7 +36,7 @@ def hash_token(token: str) -> str:
 def normalize_address(address: str) -> str:
     """Addresses compare without case and surrounding space; refuse what cannot be one."""
     address = (address or "").strip().lower()
-    if len(address) > EMAIL_MAX or not _ADDRESS.match(address):
+    if len(address) > EMAIL_MAX or not _ADDRESS.match(address) or INVISIBLE.search(address):
         raise Invalid("that does not look like an email address")
     return address
 
@@ -89,15 +90,28 @@ def complete_sign_in(session: Session, token: str) -> User:
     row = _use_token(session, token, SIGNIN)
     user = owner_of(session, row.address)
     if user is None:
-        user = User(display_name=row.address.split("@")[0][:NAME_MAX] or "player")
+        user = User(display_name=one_line(row.address.split("@")[0])[:NAME_MAX] or "player")
         user.addresses.append(EmailAddress(address=row.address, is_primary=True))
         session.add(user)
     session.commit()
     return user
 
 
-def get_user(session: Session, user_id: int | None) -> User | None:
-    return session.get(User, user_id) if user_id is not None else None
+def session_user(session: Session, user_id: int | None, generation: int) -> User | None:
+    """Who a browser session is signed in as: nobody once that person signed out (any
+    session begun before, in any browser), or if the account is gone."""
+    user = session.get(User, user_id) if isinstance(user_id, int) else None
+    if user is None or user.session_generation != generation:
+        return None
+    return user
+
+
+@unit_of_work
+def sign_out_everywhere(session: Session, user: User) -> None:
+    """End every browser session of the person: each carries the generation it began in."""
+    session.execute(update(User).where(User.id == user.id)
+                    .values(session_generation=User.session_generation + 1))
+    session.commit()
 
 
 # ---- profile and addresses ----------------------------------------------------------------
@@ -122,7 +136,7 @@ def update_profile(session: Session, user: User, *, display_name: str, time_zone
                    paper_size: str | None = None) -> User:
     """`opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
     `paper_size` (PAPER_SIZES, for report PDFs): None keeps them."""
-    name = " ".join((display_name or "").split())
+    name = one_line(display_name)
     if not 1 <= len(name) <= NAME_MAX:
         raise Invalid(f"a display name has 1 to {NAME_MAX} characters")
     if time_zone not in TIME_ZONES:
@@ -201,7 +215,7 @@ def make_primary(session: Session, user: User, address_id: int) -> None:
 
 def create_api_token(session: Session, user: User, name: str) -> tuple[ApiToken, str]:
     """A new personal API token; the secret is returned once and never stored."""
-    name = " ".join((name or "").split()) or "API token"
+    name = one_line(name) or "API token"
     if len(name) > NAME_MAX:
         raise Invalid(f"a token name has at most {NAME_MAX} characters")
     secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)

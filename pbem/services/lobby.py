@@ -22,6 +22,7 @@ from pbem.services.advance import MAX_SETTLE_SECONDS, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.schedule import check_policy_extras
+from pbem.text import one_line
 
 GAME_KIND = "aztlan"
 DECISION_KINDS = ("power", "turn", "conflict", "reaction", "scoring")
@@ -87,7 +88,7 @@ def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _validate(new: NewGame) -> tuple[str, list[str]]:
-    title = " ".join((new.title or "").split())
+    title = one_line(new.title)
     if not 1 <= len(title) <= TITLE_MAX:
         raise Invalid(f"a title has 1 to {TITLE_MAX} characters")
     rules = get_game(GAME_KIND)

@@ -34,6 +34,10 @@ YEAR = timedelta(days=365)
 YEAR_ALLOWANCE = timedelta(days=30)
 MAX_AHEAD = timedelta(days=365)
 PAST_TOLERANCE = timedelta(minutes=5)  # a form filled in a few minutes ago still starts "now"
+IN_THE_PAST = "a vacation cannot start in the past"
+TOO_FAR_AHEAD = f"a vacation starts at most {MAX_AHEAD.days} days ahead"
+ENDS_TOO_EARLY = "a vacation ends after it starts"
+TOO_LONG = f"a vacation lasts at most {MAX_LENGTH.days} days"
 
 
 # ---- declaring and cancelling --------------------------------------------------------------------
@@ -63,14 +67,14 @@ def declare_vacation(session: Session, user: User, starts_at: datetime, ends_at:
     if starts_at.tzinfo is None or ends_at.tzinfo is None:
         raise Invalid("give times with a time zone")
     if starts_at < now - PAST_TOLERANCE:
-        raise Invalid("a vacation cannot start in the past")
+        raise Invalid(IN_THE_PAST)
     starts_at = max(starts_at, now)
     if ends_at <= starts_at:
-        raise Invalid("a vacation ends after it starts")
+        raise Invalid(ENDS_TOO_EARLY)
     if ends_at - starts_at > MAX_LENGTH:
-        raise Invalid(f"a vacation lasts at most {MAX_LENGTH.days} days")
+        raise Invalid(TOO_LONG)
     if starts_at > now + MAX_AHEAD:
-        raise Invalid(f"a vacation starts at most {MAX_AHEAD.days} days ahead")
+        raise Invalid(TOO_FAR_AHEAD)
     mine = list(session.scalars(select(Vacation).where(Vacation.user_id == user.id,
                                                        Vacation.ends_at > starts_at - YEAR)
                                 .with_for_update()))
@@ -94,6 +98,17 @@ def declare_vacation_dates(session: Session, user: User, start: date, end: date,
     """Away from the start of `start` to the end of `end` (both days included), in the
     person's time zone; a start today means now."""
     zone = zone_of(user)
+    # Whole days first, so a date far out (9999-12-31, 0001-01-01) gets the same answer as
+    # any other out of bounds instead of overflowing the arithmetic below.
+    today = now.astimezone(zone).date()
+    if start < today:
+        raise Invalid(IN_THE_PAST)
+    if start > today + MAX_AHEAD:
+        raise Invalid(TOO_FAR_AHEAD)
+    if end < start:
+        raise Invalid(ENDS_TOO_EARLY)
+    if end > start + MAX_LENGTH:
+        raise Invalid(TOO_LONG)
     starts_at = datetime.combine(start, time(0), zone)
     ends_at = datetime.combine(end + timedelta(days=1), time(0), zone)
     if start == now.astimezone(zone).date():

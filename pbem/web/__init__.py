@@ -8,8 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 from functools import wraps
 from typing import Any, Callable, TypeVar
+from urllib.parse import urlsplit
 
-from flask import Flask, current_app, flash, g, redirect, render_template, request, url_for
+from flask import Flask, current_app, flash, g, make_response, redirect, render_template, request, url_for
 
 from pbem.models import User
 from pbem.services.errors import ServiceError
@@ -24,6 +25,9 @@ def register(app: Flask) -> None:
     for module in (auth, profile, lobby, game, turns, reply_address, review, ops, dev):
         app.register_blueprint(module.bp)
     app.register_error_handler(ServiceError, service_error)
+    app.register_error_handler(400, lambda e: http_error(400, "bad-request", "Bad request", e.description))
+    app.register_error_handler(413, lambda e: http_error(413, "too-large", "Too large",
+                                                         "The request is larger than this service takes."))
     app.register_error_handler(404, lambda e: http_error(404, "not-found", "Not found",
                                                          "There is nothing at this address."))
     app.register_error_handler(405, lambda e: http_error(405, "method-not-allowed", "Not allowed",
@@ -59,10 +63,27 @@ def login_required(view: F) -> F:
 
 
 def safe_next(target: str | None, default: str = "/") -> str:
-    """Only local paths: a sign-in must never bounce the browser to another site."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    """Only local paths: a sign-in must never bounce the browser to another site.  Browsers
+    drop tabs and newlines from a URL and read a backslash as a slash, so "/%09/evil.example"
+    (a tab) would be "//evil.example" to them: any whitespace, control or backslash is refused."""
+    if (not target or not target.startswith("/") or target.startswith("//") or "\\" in target
+            or any(char.isspace() or not char.isprintable() for char in target)):
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
         return default
     return target
+
+
+def no_referrer(view: F) -> F:
+    """For pages whose address is a secret (a sign-in link): their own requests (style
+    sheet, the form's post, the page after it) send no Referer that would carry it on."""
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+    return wrapped  # type: ignore[return-value]
 
 
 def service_error(error: ServiceError) -> Any:

@@ -9,7 +9,7 @@ from flask_limiter.util import get_remote_address
 from pbem.extensions import db, limiter
 from pbem.services import accounts
 from pbem.services.errors import Invalid
-from pbem.web import current_user, safe_next
+from pbem.web import current_user, no_referrer, safe_next
 
 bp = Blueprint("auth", __name__)
 
@@ -39,6 +39,7 @@ def signin() -> Any:
 @bp.route("/signin/<token>", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["PBEM_SIGNIN_IP_LIMIT"], methods=["POST"],
                key_func=get_remote_address, scope="signin-link")
+@no_referrer
 def signin_link(token: str) -> Any:
     # GET only shows a button: mail scanners that fetch links must not spend the token.
     if request.method == "GET":
@@ -50,13 +51,19 @@ def signin_link(token: str) -> Any:
         return render_template("error.html", title="Link not valid", message=error.message), 400
     next_url = safe_next(session.get("next"))
     session.clear()  # a fresh session: nothing chosen before signing in carries over
-    session["uid"] = user.id
+    session["uid"], session["gen"] = user.id, user.session_generation
     session.permanent = True
     return redirect(next_url)
 
 
 @bp.post("/signout")
 def signout() -> Any:
+    """Signing out ends the session on the server too: the person's session generation
+    moves on, so this cookie (or a copy of it) signs nobody in any more.  Cookies cannot
+    be told apart, so every browser signed in as the person is signed out with it."""
+    user = current_user()
+    if user is not None:
+        accounts.sign_out_everywhere(db.session, user)
     session.clear()
     return redirect(url_for("lobby.home"))
 

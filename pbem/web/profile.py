@@ -10,7 +10,7 @@ from pbem.mail import bounces
 from pbem.models import now
 from pbem.services import accounts, vacations
 from pbem.services.errors import Invalid
-from pbem.web import back, login_required, signed_in
+from pbem.web import back, login_required, no_referrer, signed_in
 
 bp = Blueprint("profile", __name__, url_prefix="/profile")
 # The choices for opponents' moves, as the profile form offers them.
@@ -83,6 +83,7 @@ def make_primary(address_id: int) -> Any:
 
 
 @bp.route("/confirm/<token>", methods=["GET", "POST"])
+@no_referrer
 @login_required
 def confirm(token: str) -> Any:
     if request.method == "GET":  # a button, so that link scanners do not spend the token
