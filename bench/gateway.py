@@ -68,7 +68,7 @@ def run() -> list[dict[str, Any]]:
                           "PBEM_MAIL_RATE_PER_HOUR": 100_000, "RATELIMIT_ENABLED": False})
         seats = []
         with app.app_context():
-            session = db.session
+            session = db.session()
             for i in range(SEATS):
                 user = make_user(session, f"p{i}@bench.example", f"P{i}")
                 other = make_user(session, f"q{i}@bench.example", f"Q{i}")

@@ -60,7 +60,7 @@ class _Service:
             db.session.add(self.user)
             db.session.commit()
             self.user_id = self.user.id
-            _, secret = accounts.create_api_token(db.session, self.user, "bench")
+            _, secret = accounts.create_api_token(db.session(), self.user, "bench")
         self.headers = {"Authorization": f"Bearer {secret}"}
         self.browser = self.app.test_client()
         with self.browser.session_transaction() as cookie:

@@ -54,7 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _load_user() -> None:
     from pbem.services.accounts import session_user
-    g.user = session_user(db.session, session.get("uid"), session.get("gen", 0))
+    g.user = session_user(db.session(), session.get("uid"), session.get("gen", 0))
     if g.user is None and "uid" in session:
         session.clear()  # the account is gone, or it signed out since this session began
 

@@ -32,7 +32,7 @@ def authenticate() -> Any:
     if not header:
         return None
     scheme, _, secret = header.partition(" ")
-    user = accounts.user_for_api_token(db.session, secret.strip()) if scheme.lower() == "bearer" else None
+    user = accounts.user_for_api_token(db.session(), secret.strip()) if scheme.lower() == "bearer" else None
     if user is None:
         return error_response(401, "unauthorized", "unknown or revoked token; send 'Authorization: Bearer <token>'")
     g.user = user
@@ -75,39 +75,39 @@ def list_games() -> Any:
     if which not in LISTS:
         raise Invalid(f"list must be one of {', '.join(LISTS)}")
     if which == "open":
-        games = lobby.open_games(db.session, g.user)
+        games = lobby.open_games(db.session(), g.user)
     elif which == "finished":
-        games = lobby.finished_games(db.session)
+        games = lobby.finished_games(db.session())
     elif which == "mine":
-        games = lobby.my_games(db.session, _user())
+        games = lobby.my_games(db.session(), _user())
     else:
-        games = lobby.waiting_for(db.session, _user())
+        games = lobby.waiting_for(db.session(), _user())
     return GameListSchema().dump({"games": games})
 
 
 @api_bp.post("/games")
 def create_game() -> Any:
     data = _body(GameCreateSchema())
-    game = lobby.create_game(db.session, _user(), lobby.NewGame(**data),
+    game = lobby.create_game(db.session(), _user(), lobby.NewGame(**data),
                              base_url=current_app.config["PBEM_BASE_URL"])
-    return GameSchema().dump(lobby.get_game_row(db.session, game.id)), 201
+    return GameSchema().dump(lobby.get_game_row(db.session(), game.id)), 201
 
 
 @api_bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> Any:
-    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+    return GameSchema().dump(lobby.get_game_row(db.session(), game_id))
 
 
 @api_bp.post("/games/<int:game_id>/join")
 def join_game(game_id: int) -> Any:
-    lobby.join_game(db.session, game_id, _user())
-    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+    lobby.join_game(db.session(), game_id, _user())
+    return GameSchema().dump(lobby.get_game_row(db.session(), game_id))
 
 
 @api_bp.get("/games/<int:game_id>/view")
 def view(game_id: int) -> Any:
-    game = lobby.get_game_row(db.session, game_id)
-    seen = play.game_view(db.session, game, g.user)
+    game = lobby.get_game_row(db.session(), game_id)
+    seen = play.game_view(db.session(), game, g.user)
     return GameViewSchema().dump({"game": game, "seat": seen.seat.tribe if seen.seat else None,
                                   "view": seen.view, "pending": seen.my_pending,
                                   "submitted": seen.submitted})
@@ -117,17 +117,17 @@ def view(game_id: int) -> Any:
 @limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
 def submit(game_id: int) -> Any:
     data = _body(OrdersSchema())
-    receipt = play.submit_for_user(db.session, game_id, _user(), data["orders"], channel="api")
+    receipt = play.submit_for_user(db.session(), game_id, _user(), data["orders"], channel="api")
     return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied}), 201
 
 
 @api_bp.get("/games/<int:game_id>/history")
 def history(game_id: int) -> Any:
-    game = lobby.get_game_row(db.session, game_id)
-    view = play.game_view(db.session, game, g.user).view
+    game = lobby.get_game_row(db.session(), game_id)
+    view = play.game_view(db.session(), game, g.user).view
     events = view["events"]
     names = {seat["seat"]: seat["name"] for seat in view["seats"]}
-    board = game_state(db.session, game).board
+    board = game_state(db.session(), game).board
     texts = describe_all(events, names, {t.id: t.name for t in board.territories})
     described = [{**text, "data": event} for text, event in zip(texts, events, strict=True)]
     return HistorySchema().dump({"events": described})
@@ -135,14 +135,14 @@ def history(game_id: int) -> Any:
 
 @api_bp.get("/games/<int:game_id>/record")
 def record(game_id: int) -> Any:
-    return jsonify(play.finished_record(db.session, lobby.get_game_row(db.session, game_id)))
+    return jsonify(play.finished_record(db.session(), lobby.get_game_row(db.session(), game_id)))
 
 
 # ---- deadlines, queued turns, takeovers, vacations (docs/deadlines.md) ---------------------------
 
 def _deadline(game_id: int) -> Any:
-    game = lobby.get_game_row(db.session, game_id)
-    info = deadlines.deadline_info(db.session, game, g.user, now())
+    game = lobby.get_game_row(db.session(), game_id)
+    info = deadlines.deadline_info(db.session(), game, g.user, now())
     return DeadlineSchema().dump(deadlines.deadline_json(info, g.user))
 
 
@@ -154,80 +154,80 @@ def deadline(game_id: int) -> Any:
 @api_bp.post("/games/<int:game_id>/deadline/extend")
 def extend_deadline(game_id: int) -> Any:
     data = _body(ExtendSchema())
-    deadlines.extend_deadline(db.session, game_id, _user(), data["hours"], now())
+    deadlines.extend_deadline(db.session(), game_id, _user(), data["hours"], now())
     return _deadline(game_id)
 
 
 @api_bp.post("/games/<int:game_id>/pause")
 def pause(game_id: int) -> Any:
-    deadlines.pause_game(db.session, game_id, _user(), now())
+    deadlines.pause_game(db.session(), game_id, _user(), now())
     return _deadline(game_id)
 
 
 @api_bp.post("/games/<int:game_id>/resume")
 def resume(game_id: int) -> Any:
-    deadlines.resume_game(db.session, game_id, _user(), now())
+    deadlines.resume_game(db.session(), game_id, _user(), now())
     return _deadline(game_id)
 
 
 @api_bp.post("/games/<int:game_id>/takeover")
 def takeover(game_id: int) -> Any:
     data = _body(TakeoverSchema())
-    deadlines.take_over(db.session, game_id, _user(), data["seat"], now())
-    return GameSchema().dump(lobby.get_game_row(db.session, game_id))
+    deadlines.take_over(db.session(), game_id, _user(), data["seat"], now())
+    return GameSchema().dump(lobby.get_game_row(db.session(), game_id))
 
 
 @api_bp.get("/games/<int:game_id>/queue")
 def queued_turns(game_id: int) -> Any:
-    return QueueListSchema().dump({"turns": turn_queue.list_queue(db.session, game_id, _user())})
+    return QueueListSchema().dump({"turns": turn_queue.list_queue(db.session(), game_id, _user())})
 
 
 @api_bp.put("/games/<int:game_id>/queue")
 @limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
 def queue_turns(game_id: int) -> Any:
     data = _body(QueueSchema())
-    turns = turn_queue.queue_turns(db.session, game_id, _user(), data["turns"], channel="api")
+    turns = turn_queue.queue_turns(db.session(), game_id, _user(), data["turns"], channel="api")
     return QueueListSchema().dump({"turns": turns})
 
 
 @api_bp.delete("/games/<int:game_id>/queue")
 def cancel_all_queued(game_id: int) -> Any:
-    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session, game_id, _user(), None)})
+    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session(), game_id, _user(), None)})
 
 
 @api_bp.delete("/games/<int:game_id>/queue/<int:number>")
 def cancel_queued(game_id: int, number: int) -> Any:
-    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session, game_id, _user(), number)})
+    return QueueListSchema().dump({"turns": turn_queue.cancel_queued(db.session(), game_id, _user(), number)})
 
 
 # ---- the seat's reply address (docs/email.md) ---------------------------------------------------
 
 @api_bp.get("/games/<int:game_id>/reply-address")
 def reply_address(game_id: int) -> Any:
-    return ReplyAddressSchema().dump({"address": seat_address.current_address(db.session, game_id, _user())})
+    return ReplyAddressSchema().dump({"address": seat_address.current_address(db.session(), game_id, _user())})
 
 
 @api_bp.post("/games/<int:game_id>/reply-address")
 def replace_reply_address(game_id: int) -> Any:
-    return ReplyAddressSchema().dump({"address": seat_address.replace_address(db.session, game_id, _user())})
+    return ReplyAddressSchema().dump({"address": seat_address.replace_address(db.session(), game_id, _user())})
 
 
 @api_bp.get("/vacations")
 def list_vacations() -> Any:
-    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session, _user(), now())})
+    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session(), _user(), now())})
 
 
 @api_bp.post("/vacations")
 def declare_vacation() -> Any:
     data = _body(VacationCreateSchema())
-    vacation = vacations.declare_vacation_dates(db.session, _user(), data["start"], data["end"], now())
+    vacation = vacations.declare_vacation_dates(db.session(), _user(), data["start"], data["end"], now())
     return VacationSchema().dump(vacation), 201
 
 
 @api_bp.delete("/vacations/<int:vacation_id>")
 def cancel_vacation(vacation_id: int) -> Any:
-    vacations.cancel_vacation(db.session, _user(), vacation_id, now())
-    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session, _user(), now())})
+    vacations.cancel_vacation(db.session(), _user(), vacation_id, now())
+    return VacationListSchema().dump({"vacations": vacations.upcoming(db.session(), _user(), now())})
 
 
 @api_bp.get("/openapi.json")

@@ -27,7 +27,7 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, scoped_session
+from sqlalchemy.orm import Session
 
 from pbem.mail import bounces
 from pbem.mail.models import MailDelivery
@@ -301,8 +301,6 @@ def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
         return
     from pbem.services.queue import after_commit
 
-    if isinstance(session, scoped_session):
-        session = session()
     bind = session.get_bind()
     app = _current_app()
 

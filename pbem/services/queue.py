@@ -24,7 +24,7 @@ from celery import Celery
 from kombu import Exchange, Queue
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, exists, func, select
-from sqlalchemy.orm import Session, aliased, scoped_session
+from sqlalchemy.orm import Session, aliased
 
 from pbem.mail.settings import load as mail_settings
 from pbem.models import Game, PendingOrder, Seat
@@ -151,8 +151,6 @@ def advance_mode() -> str:
 def after_commit(session: Session, action: Callable[[], None]) -> None:
     """Run `action` once the session's current transaction commits (at once if none is
     open); forget it if the transaction rolls back."""
-    if isinstance(session, scoped_session):  # Flask-SQLAlchemy's db.session
-        session = session()
     if not session.in_transaction():
         action()
         return

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 from flask import current_app, has_app_context
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, scoped_session
+from sqlalchemy.orm import Session
 
 from engine.core import Milestone
 from pbem.mail.outbox import MailPart, queued, send_mail
@@ -94,8 +94,6 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
 
 def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
     from pbem.services.queue import after_commit
-    if isinstance(session, scoped_session):
-        session = session()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     queued = mode() == "queue"
     bind = session.get_bind()

@@ -29,7 +29,7 @@ def signin() -> Any:
         return render_template("auth/signin.html", next=next_url, email="")
     email = request.form.get("email", "")
     try:
-        accounts.request_sign_in(db.session, email, base_url=current_app.config["PBEM_BASE_URL"])
+        accounts.request_sign_in(db.session(), email, base_url=current_app.config["PBEM_BASE_URL"])
     except Invalid as error:
         return render_template("auth/signin.html", next=next_url, email=email, error=error.message), 422
     session["next"] = next_url  # where the link brings this browser back to
@@ -46,7 +46,7 @@ def signin_link(token: str) -> Any:
         return render_template("auth/confirm.html", action=url_for("auth.signin_link", token=token),
                                title="Sign in", button="Sign in")
     try:
-        user = accounts.complete_sign_in(db.session, token)
+        user = accounts.complete_sign_in(db.session(), token)
     except Invalid as error:
         return render_template("error.html", title="Link not valid", message=error.message), 400
     next_url = safe_next(session.get("next"))
@@ -63,7 +63,7 @@ def signout() -> Any:
     be told apart, so every browser signed in as the person is signed out with it."""
     user = current_user()
     if user is not None:
-        accounts.sign_out_everywhere(db.session, user)
+        accounts.sign_out_everywhere(db.session(), user)
     session.clear()
     return redirect(url_for("lobby.home"))
 

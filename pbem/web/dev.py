@@ -27,7 +27,7 @@ def development_only() -> None:
 
 @bp.get("/outbox")
 def outbox() -> Any:
-    messages = recent(db.session)
+    messages = recent(db.session())
     ids = [m.id for m in messages]
     with_html = set(db.session.scalars(select(MailDelivery.outbox_id).where(
         MailDelivery.outbox_id.in_(ids), MailDelivery.html.is_not(None))))
@@ -49,7 +49,7 @@ def outbox_html(outbox_id: int) -> Any:
     if extra is None or extra.html is None:
         abort(404)
     html = extra.html
-    for part in parts_of(db.session, outbox_id):
+    for part in parts_of(db.session(), outbox_id):
         if part.content_id:
             html = html.replace(f"cid:{part.content_id}", url_for("dev.outbox_part", part_id=part.id))
     return Response(html, mimetype="text/html", headers={"Content-Security-Policy": HTML_POLICY})

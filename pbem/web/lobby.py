@@ -22,11 +22,11 @@ def home() -> Any:
     user = current_user()
     lists: dict[str, list[Any]] = {}
     if user is not None:
-        lists["Waiting for you"] = lobby.waiting_for(db.session, user)
-        lists["Your games"] = lobby.my_games(db.session, user)
-    lists["Open games"] = lobby.open_games(db.session, user)
-    lists["Seats to take over"] = deadlines.takeover_games(db.session)
-    lists["Finished games"] = lobby.finished_games(db.session, limit=20)
+        lists["Waiting for you"] = lobby.waiting_for(db.session(), user)
+        lists["Your games"] = lobby.my_games(db.session(), user)
+    lists["Open games"] = lobby.open_games(db.session(), user)
+    lists["Seats to take over"] = deadlines.takeover_games(db.session())
+    lists["Finished games"] = lobby.finished_games(db.session(), limit=20)
     return render_template("lobby/home.html", lists=lists)
 
 
@@ -78,7 +78,7 @@ def new_game() -> Any:
     if request.method == "GET":
         return render_template("lobby/new.html", form={}, **_form_defaults())
     try:
-        game = lobby.create_game(db.session, signed_in(), new_game_from_form(request.form),
+        game = lobby.create_game(db.session(), signed_in(), new_game_from_form(request.form),
                                  base_url=current_app.config["PBEM_BASE_URL"])
     except Invalid as error:
         return render_template("lobby/new.html", form=request.form, error=error.message,
@@ -89,14 +89,14 @@ def new_game() -> Any:
 @bp.post("/games/<int:game_id>/join")
 @login_required
 def join(game_id: int) -> Any:
-    lobby.join_game(db.session, game_id, signed_in())
+    lobby.join_game(db.session(), game_id, signed_in())
     return back(url_for("game.page", game_id=game_id), "You joined the game.")
 
 
 @bp.post("/games/<int:game_id>/invite")
 @login_required
 def invite(game_id: int) -> Any:
-    lobby.invite(db.session, game_id, signed_in(), request.form.get("email", ""),
+    lobby.invite(db.session(), game_id, signed_in(), request.form.get("email", ""),
                  base_url=current_app.config["PBEM_BASE_URL"])
     return back(url_for("game.page", game_id=game_id), "Invitation sent.")
 
@@ -104,12 +104,12 @@ def invite(game_id: int) -> Any:
 @bp.post("/games/<int:game_id>/leave")
 @login_required
 def leave(game_id: int) -> Any:
-    lobby.leave_game(db.session, game_id, signed_in())
+    lobby.leave_game(db.session(), game_id, signed_in())
     return back(url_for("lobby.home"), "You left the game.")
 
 
 @bp.post("/games/<int:game_id>/cancel")
 @login_required
 def cancel(game_id: int) -> Any:
-    lobby.cancel_game(db.session, game_id, signed_in())
+    lobby.cancel_game(db.session(), game_id, signed_in())
     return back(url_for("lobby.home"), "Game cancelled.")

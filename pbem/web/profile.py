@@ -20,9 +20,9 @@ MOVES_CHOICES = {"digest": "in one mail a day", "each": "in a mail after each of
 
 def _page(status: int = 200, **extra: Any) -> Any:
     user = signed_in()
-    return render_template("profile.html", user=user, tokens=accounts.api_tokens(db.session, user),
+    return render_template("profile.html", user=user, tokens=accounts.api_tokens(db.session(), user),
                            opponent_moves=MOVES_CHOICES, paper_sizes=accounts.PAPER_SIZES,
-                           zones=sorted(accounts.TIME_ZONES), vacations=vacations.upcoming(db.session, user, now()),
+                           zones=sorted(accounts.TIME_ZONES), vacations=vacations.upcoming(db.session(), user, now()),
                            vacation_caps=(vacations.MAX_LENGTH.days, vacations.YEAR_ALLOWANCE.days), **extra), status
 
 
@@ -37,7 +37,7 @@ def show() -> Any:
 def update() -> Any:
     form = request.form
     try:
-        accounts.update_profile(db.session, signed_in(), display_name=form.get("display_name", ""),
+        accounts.update_profile(db.session(), signed_in(), display_name=form.get("display_name", ""),
                                 time_zone=form.get("time_zone", ""),
                                 notify_turn="notify_turn" in form, notify_results="notify_results" in form,
                                 notify_invites="notify_invites" in form,
@@ -52,7 +52,7 @@ def update() -> Any:
 @login_required
 def add_address() -> Any:
     try:
-        accounts.add_address(db.session, signed_in(), request.form.get("email", ""),
+        accounts.add_address(db.session(), signed_in(), request.form.get("email", ""),
                              base_url=current_app.config["PBEM_BASE_URL"])
     except Invalid as error:
         return _page(422, error=error.message)
@@ -63,7 +63,7 @@ def add_address() -> Any:
 @bp.post("/addresses/<int:address_id>/remove")
 @login_required
 def remove_address(address_id: int) -> Any:
-    accounts.remove_address(db.session, signed_in(), address_id)
+    accounts.remove_address(db.session(), signed_in(), address_id)
     return back(url_for("profile.show"), "Address removed.")
 
 
@@ -71,14 +71,14 @@ def remove_address(address_id: int) -> Any:
 @login_required
 def mail_works(address_id: int) -> Any:
     """The owner of an address suppressed after bounces says mail to it works again."""
-    address = bounces.lift(db.session, signed_in(), address_id)
+    address = bounces.lift(db.session(), signed_in(), address_id)
     return back(url_for("profile.show"), f"Mail goes to {address.address} again.")
 
 
 @bp.post("/addresses/<int:address_id>/primary")
 @login_required
 def make_primary(address_id: int) -> Any:
-    accounts.make_primary(db.session, signed_in(), address_id)
+    accounts.make_primary(db.session(), signed_in(), address_id)
     return back(url_for("profile.show"), "Primary address changed.")
 
 
@@ -89,14 +89,14 @@ def confirm(token: str) -> Any:
     if request.method == "GET":  # a button, so that link scanners do not spend the token
         return render_template("auth/confirm.html", action=url_for("profile.confirm", token=token),
                                title="Confirm address", button="Confirm this address")
-    address = accounts.confirm_address(db.session, signed_in(), token)
+    address = accounts.confirm_address(db.session(), signed_in(), token)
     return back(url_for("profile.show"), f"{address.address} is now one of your addresses.")
 
 
 @bp.post("/tokens")
 @login_required
 def create_token() -> Any:
-    token, secret = accounts.create_api_token(db.session, signed_in(), request.form.get("name", ""))
+    token, secret = accounts.create_api_token(db.session(), signed_in(), request.form.get("name", ""))
     # Shown once, on this page only; the database keeps its hash.
     return _page(new_token=secret, new_token_name=token.name)
 
@@ -104,5 +104,5 @@ def create_token() -> Any:
 @bp.post("/tokens/<int:token_id>/revoke")
 @login_required
 def revoke_token(token_id: int) -> Any:
-    accounts.revoke_api_token(db.session, signed_in(), token_id)
+    accounts.revoke_api_token(db.session(), signed_in(), token_id)
     return back(url_for("profile.show"), "Token revoked.")

@@ -18,7 +18,7 @@ bp = Blueprint("review", __name__, url_prefix="/admin/mail/review")
 @bp.before_request
 @login_required
 def operators_only() -> Any:
-    if not review.is_operator(db.session, signed_in()):
+    if not review.is_operator(db.session(), signed_in()):
         raise Forbidden("only site operators review held mail")
     return None
 
@@ -30,16 +30,16 @@ def _operator() -> str:
 
 @bp.get("")
 def queue() -> Any:
-    return render_template("admin/review.html", held=review.held(db.session))
+    return render_template("admin/review.html", held=review.held(db.session()))
 
 
 @bp.post("/<int:inbound_id>/process")
 def process(inbound_id: int) -> Any:
-    status = review.release(db.session, inbound_id, _operator())
+    status = review.release(db.session(), inbound_id, _operator())
     return back(url_for("review.queue"), f"Mail {inbound_id}: {status}.")
 
 
 @bp.post("/<int:inbound_id>/discard")
 def discard(inbound_id: int) -> Any:
-    status = review.discard(db.session, inbound_id, _operator())
+    status = review.discard(db.session(), inbound_id, _operator())
     return back(url_for("review.queue"), f"Mail {inbound_id}: {status}.")

@@ -43,21 +43,21 @@ def _int(name: str, *, low: int = 1, high: int = 10_000) -> int:
 @login_required
 def extend(game_id: int) -> Any:
     return _do(_game_url(game_id), lambda: deadlines.extend_deadline(
-        db.session, game_id, signed_in(), _int("hours", high=deadlines.EXTENSION_HOURS_PER_DECISION), now()),
+        db.session(), game_id, signed_in(), _int("hours", high=deadlines.EXTENSION_HOURS_PER_DECISION), now()),
         lambda game: "Deadline extended.")
 
 
 @bp.post("/games/<int:game_id>/pause")
 @login_required
 def pause(game_id: int) -> Any:
-    return _do(_game_url(game_id), lambda: deadlines.pause_game(db.session, game_id, signed_in(), now()),
+    return _do(_game_url(game_id), lambda: deadlines.pause_game(db.session(), game_id, signed_in(), now()),
                "Game paused: its deadlines stand still.")
 
 
 @bp.post("/games/<int:game_id>/resume")
 @login_required
 def resume(game_id: int) -> Any:
-    return _do(_game_url(game_id), lambda: deadlines.resume_game(db.session, game_id, signed_in(), now()),
+    return _do(_game_url(game_id), lambda: deadlines.resume_game(db.session(), game_id, signed_in(), now()),
                "Game resumed.")
 
 
@@ -65,7 +65,7 @@ def resume(game_id: int) -> Any:
 @login_required
 def hand_to_bot(game_id: int) -> Any:
     return _do(_game_url(game_id), lambda: deadlines.hand_to_bot(
-        db.session, game_id, signed_in(), request.form.get("seat", ""), request.form.get("bot", "heuristic"), now()),
+        db.session(), game_id, signed_in(), request.form.get("seat", ""), request.form.get("bot", "heuristic"), now()),
         "The seat is a bot's now.")
 
 
@@ -75,7 +75,7 @@ def hand_to_bot(game_id: int) -> Any:
 @login_required
 def takeover(game_id: int) -> Any:
     return _do(_game_url(game_id), lambda: deadlines.take_over(
-        db.session, game_id, signed_in(), request.form.get("seat", ""), now()),
+        db.session(), game_id, signed_in(), request.form.get("seat", ""), now()),
         "You took over the seat: it is yours now.")
 
 
@@ -83,7 +83,7 @@ def takeover(game_id: int) -> Any:
 @login_required
 def queue(game_id: int) -> Any:
     return _do(_game_url(game_id), lambda: turn_queue.queue_turns(
-        db.session, game_id, signed_in(), request.form.get("turns", ""), channel="web"),
+        db.session(), game_id, signed_in(), request.form.get("turns", ""), channel="web"),
         lambda left: f"Queued {len(left)} turn(s)." if left else "Queued; nothing is left to play.")
 
 
@@ -92,7 +92,7 @@ def queue(game_id: int) -> Any:
 def cancel_queued(game_id: int) -> Any:
     which = request.form.get("which", "all")
     return _do(_game_url(game_id), lambda: turn_queue.cancel_queued(
-        db.session, game_id, signed_in(), None if which == "all" else _int("which", high=turn_queue.MAX_QUEUE)),
+        db.session(), game_id, signed_in(), None if which == "all" else _int("which", high=turn_queue.MAX_QUEUE)),
         "Queued turn(s) cancelled.")
 
 
@@ -109,11 +109,11 @@ def _date(name: str) -> date:
 @login_required
 def declare_vacation() -> Any:
     return _do(url_for("profile.show"), lambda: vacations.declare_vacation_dates(
-        db.session, signed_in(), _date("start"), _date("end"), now()), "Vacation noted.")
+        db.session(), signed_in(), _date("start"), _date("end"), now()), "Vacation noted.")
 
 
 @bp.post("/profile/vacations/<int:vacation_id>/cancel")
 @login_required
 def cancel_vacation(vacation_id: int) -> Any:
-    return _do(url_for("profile.show"), lambda: vacations.cancel_vacation(db.session, signed_in(), vacation_id, now()),
+    return _do(url_for("profile.show"), lambda: vacations.cancel_vacation(db.session(), signed_in(), vacation_id, now()),
                "Vacation cancelled.")

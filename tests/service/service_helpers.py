@@ -140,7 +140,7 @@ def web_sign_in(client: Any, app: Any, address: str) -> None:
     response = submit(client, "/signin", "/signin", email=address)
     assert b"Check your mail" in response.data
     with app.app_context():
-        link = last_link(db.session, address.strip().lower())
+        link = last_link(db.session(), address.strip().lower())
     response = submit(client, link, link)
     assert response.status_code == 200
 

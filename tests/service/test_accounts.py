@@ -33,7 +33,7 @@ def test_signing_in_by_link_creates_the_account_and_signs_in(app, client):
 def test_a_sign_in_link_works_once(app, client):
     submit(client, "/signin", "/signin", email="ana@example.com")
     with app.app_context():
-        link = last_link(db.session, "ana@example.com")
+        link = last_link(db.session(), "ana@example.com")
     assert client.get(link).status_code == 200  # showing the button does not spend it
     form = form_with(client.get(link).data, link)
     assert client.post(link, data=form.data()).status_code == 302
@@ -45,7 +45,7 @@ def test_a_sign_in_link_works_once(app, client):
 def test_an_expired_link_does_not_sign_in(app, client):
     submit(client, "/signin", "/signin", email="ana@example.com")
     with app.app_context():
-        link = last_link(db.session, "ana@example.com")
+        link = last_link(db.session(), "ana@example.com")
         token = db.session.scalar(select(EmailToken))
         token.expires_at = now() - timedelta(seconds=1)
         db.session.commit()
@@ -57,7 +57,7 @@ def test_an_expired_link_does_not_sign_in(app, client):
 def test_links_are_stored_hashed(app, client):
     submit(client, "/signin", "/signin", email="ana@example.com")
     with app.app_context():
-        token = last_link(db.session, "ana@example.com").rsplit("/", 1)[1]
+        token = last_link(db.session(), "ana@example.com").rsplit("/", 1)[1]
         stored = db.session.scalar(select(EmailToken.token_hash))
     assert stored == accounts.hash_token(token) and token not in stored
 
@@ -103,7 +103,7 @@ def test_forms_without_the_csrf_token_are_refused(client):
 def test_after_sign_in_only_local_pages_are_followed(app, client):
     submit(client, "/signin?next=//evil.example/x", "/signin", email="ana@example.com")
     with app.app_context():
-        link = last_link(db.session, "ana@example.com")
+        link = last_link(db.session(), "ana@example.com")
     response = client.post(link, data=form_with(client.get(link).data, link).data())
     assert response.headers["Location"] == "/"
 
@@ -146,7 +146,7 @@ def test_a_new_address_is_confirmed_before_it_is_used(app, client):
     assert len(mails) == 1 and "Confirm" in mails[0][1]
     with app.app_context():
         assert db.session.scalar(select(EmailAddress).where(EmailAddress.address == "ana@work.example")) is None
-        link = last_link(db.session, "ana@work.example")
+        link = last_link(db.session(), "ana@work.example")
     submit(client, link, link)
     with app.app_context():
         user = db.session.scalar(select(User))

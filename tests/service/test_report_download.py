@@ -28,9 +28,9 @@ def play_first_age(session, game, user):
 @pytest.fixture
 def scored_game(app, client):
     with app.app_context():
-        ana = make_user(db.session, "ana@example.com", "Ana")
-        game = make_game(db.session, ana, seed=5, title="Reports <b>bold</b>")
-        play_first_age(db.session, game, ana)
+        ana = make_user(db.session(), "ana@example.com", "Ana")
+        game = make_game(db.session(), ana, seed=5, title="Reports <b>bold</b>")
+        play_first_age(db.session(), game, ana)
         return game.id
 
 
@@ -70,7 +70,7 @@ def test_my_paper_size_is_the_default_and_a_bad_one_changes_nothing(app, client,
 
 def test_another_person_gets_no_report(app, client, scored_game):
     with app.app_context():
-        make_user(db.session, "eve@example.com", "Eve")
+        make_user(db.session(), "eve@example.com", "Eve")
     web_sign_in(client, app, "eve@example.com")
     response = client.get(f"/games/{scored_game}/reports/1.pdf")
     assert response.status_code in (403, 404)
@@ -96,13 +96,13 @@ def test_an_age_not_scored_yet_has_no_report(app, client, scored_game):
 
 def test_a_finished_game_lists_every_age_and_the_final_report(app, client):
     with app.app_context():
-        ana = make_user(db.session, "ana@example.com", "Ana")
-        game = make_game(db.session, ana, seed=5, title="Archive")
+        ana = make_user(db.session(), "ana@example.com", "Ana")
+        game = make_game(db.session(), ana, seed=5, title="Archive")
         for _ in range(400):
-            view = play.game_view(db.session, game, ana).view
+            view = play.game_view(db.session(), game, ana).view
             if view["phase"] == "over":
                 break
-            play.submit_for_user(db.session, game.id, ana, first_legal_order(view["me"]["decisions"][0]),
+            play.submit_for_user(db.session(), game.id, ana, first_legal_order(view["me"]["decisions"][0]),
                                  channel="api")
         game_id = game.id
     web_sign_in(client, app, "ana@example.com")

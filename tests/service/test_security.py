@@ -18,7 +18,7 @@ BIDI = "\u202e\u2066\u200b"
 def sign_in_with_next(app, client, next_url):
     submit(client, "/signin?" + next_url, "/signin", email="ana@example.com")
     with app.app_context():
-        link = last_link(db.session, "ana@example.com")
+        link = last_link(db.session(), "ana@example.com")
     return client.post(link, data=form_with(client.get(link).data, link).data())
 
 

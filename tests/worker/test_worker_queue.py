@@ -27,16 +27,16 @@ def sent(monkeypatch):
 def test_an_advance_is_sent_only_once_the_transaction_commits(app, sent):
     with app.app_context():
         db.session.execute(db.select(Game.id)).all()  # a transaction is open
-        assert request_advance(db.session, 41) is True
+        assert request_advance(db.session(), 41) is True
         assert sent == []
         db.session.commit()
         assert sent == [41]
         db.session.execute(db.select(Game.id)).all()
-        request_advance(db.session, 42)
+        request_advance(db.session(), 42)
         db.session.rollback()  # what asked for it was never committed
         db.session.commit()
         assert sent == [41]
-        request_advance(db.session, 43)  # no transaction open: sent at once
+        request_advance(db.session(), 43)  # no transaction open: sent at once
         assert sent == [41, 43]
 
 
