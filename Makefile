@@ -23,3 +23,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+.PHONY: golden
+golden: $(STAMP)
+	$(BIN)/python -m tests.engine.golden
