@@ -44,3 +44,7 @@ upgrade:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+.PHONY: golden
+golden: $(STAMP)
+	$(BIN)/python -m tests.engine.golden
