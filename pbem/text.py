@@ -14,11 +14,12 @@ import re
 import unicodedata
 from typing import Any
 
-# C0/C1 controls (tabs and newlines become spaces first), the zero-width characters, the
-# bidirectional marks, embeddings, overrides and isolates, word joiners and invisible
-# operators, the byte order mark and the interlinear annotation characters.
-INVISIBLE = re.compile("[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-                       "\ufeff\ufff9-\ufffb]")
+# Invisible formatting: the soft hyphen, the zero-width characters, the bidirectional marks,
+# embeddings, overrides and isolates, word joiners and invisible operators, the byte order
+# mark and the interlinear annotation characters (a character class's inside, for re).
+FORMATTING = "\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+# In a name or title also the C0/C1 controls (tabs and newlines become spaces first).
+INVISIBLE = re.compile(f"[\u0000-\u001f\u007f-\u009f{FORMATTING}]")
 _FORBIDDEN = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff]")
 
 

@@ -21,6 +21,7 @@ from mailparser_reply.constants import MAIL_LANGUAGES
 
 from pbem.mail.htmltext import html_to_text
 from pbem.mail.marker import is_marker
+from pbem.text import FORMATTING
 
 # The reply parser's header regexes take time quadratic in line length (a 100 kB line
 # starting with "On " takes minutes), so they only ever see bounded text: lines cut to
@@ -155,8 +156,7 @@ def _quoted(depth: int, line: str) -> str:
     return f"{'>' * depth} {line}" if depth else line
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f"
-                                    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+_FORMATTING = re.compile(f"[{FORMATTING}]")
 _SPACES = dict.fromkeys(map(ord, "\t\u00a0\u2007\u202f\u3000"), " ")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -165,7 +165,7 @@ def normalize(text: str) -> str:
     """One form for all clients: LF line ends, NFC (macOS may send decomposed accents),
     no invisible or direction-changing characters, no trailing spaces."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _CONTROL.sub("", unicodedata.normalize("NFC", text).translate(_INVISIBLE).translate(_SPACES))
+    text = _CONTROL.sub("", _FORMATTING.sub("", unicodedata.normalize("NFC", text)).translate(_SPACES))
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 

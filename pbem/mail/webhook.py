@@ -37,6 +37,13 @@ from pbem.mail.settings import load
 log = logging.getLogger(__name__)
 bp = Blueprint("mail", __name__, url_prefix="/mail")
 
+
+@bp.after_request
+def _no_referrer(response: Any) -> Any:
+    """The unsubscribe page's address is a secret: nothing it loads may carry it on."""
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
 MAX_SKEW = 300  # seconds
 HEADER_SLACK = 64 * 1024
 

@@ -139,7 +139,9 @@ def test_delivery_is_idempotent_and_unsubscribe_works(app: Any, table: dict[str,
     link = got[0]["List-Unsubscribe"].strip("<>")
     path = link.split(settings.base_url, 1)[1]
     client = app.test_client()
-    assert client.get(path).status_code == 200
+    page = client.get(path)
+    assert page.status_code == 200
+    assert page.headers["Referrer-Policy"] == "no-referrer"  # its address is the credential
     assert client.post(path).status_code == 200
     session.expire_all()
     assert session.get(User, table["user_id"]).notify_turn is False
