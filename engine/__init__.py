@@ -50,7 +50,7 @@ def games() -> dict[str, Game]:
 
 def get_game(name: str) -> Game:
     """The registered game called `name` (only its own module is imported)."""
-    if name not in _entry_points():
+    if not isinstance(name, str) or name not in _entry_points():
         known = ", ".join(_entry_points()) or "none (is pbem installed? see docs/engine.md)"
         raise SetupError(f"unknown game {name!r}; known: {known}")
     return _load(name)
