@@ -21,7 +21,8 @@ $(STAMP): $(DEV_LOCK) $(LOCK) pyproject.toml $(TESTGAME)/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --require-hashes -r $(DEV_LOCK)
-	$(BIN)/pip install --quiet --no-deps -e . -e $(TESTGAME)
+	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet --no-deps -e $(TESTGAME)
 	touch $(STAMP)
 
 run: $(STAMP)
