@@ -14,11 +14,15 @@ COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --gene
 
 .PHONY: run test bench lock upgrade clean
 
-$(STAMP): $(DEV_LOCK) $(LOCK) pyproject.toml
+# The test game (a game plug-in of its own, no dependencies) is installed for the tests only.
+TESTGAME := tests/plugins/pbem-testgame
+
+$(STAMP): $(DEV_LOCK) $(LOCK) pyproject.toml $(TESTGAME)/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --require-hashes -r $(DEV_LOCK)
 	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet --no-deps -e $(TESTGAME)
 	touch $(STAMP)
 
 run: $(STAMP)

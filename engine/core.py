@@ -1,13 +1,19 @@
-"""What every game plug-in offers the service: errors, decisions and the game interface.
+"""The whole contract between a game and the service (docs/engine.md).
 
-A game is a set of rules (a `GameRules`) that builds a mutable `GameState` from a
-setup.  The service never looks inside a state: it asks who must decide what
-(`decisions`), parses and submits orders, and shows each seat its `view`.
+In the spirit of OpenSpiel's Game/State split: a `Game` holds the static facts (name, seats,
+player counts, options, rounds and phases, the kinds of decision, bots) and builds a `State`
+from a game record.  A `State` is a game in progress: who must decide what (`decisions`),
+parsing orders and their canonical text, applying them, each seat's `view`, and at the end a
+typed `Result`.  The service never looks inside a state and names no game: it finds games
+through the registry (`engine.games()`, the `pbem.games` entry-point group).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
+
+OVER = "over"  # the phase of a game that has ended
 
 
 class OrderError(ValueError):
@@ -71,35 +77,200 @@ class Milestone:
     scored: bool = False
 
 
-class GameState(Protocol):
-    """A game in progress.  Mutable; `clone()` gives an independent copy.
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    """A kind of decision a game asks for (`Decision.kind` names one).
 
-    Seats are named by strings (Aztlán: tribe names); `waiting()` gives seat indices.
+    `title` is its display name ("development turn"); `syntax` a short grammar hint for
+    players ("place T [move A to B]"); `hours` the default deadline, in hours, of one such
+    decision; `simultaneous`: secret and collected from several seats at once, else in turn.
     """
 
+    name: str
+    title: str
+    syntax: str
+    hours: int
+    simultaneous: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule option a game record may set.  The value is one of `choices`, or else a whole
+    number from `low` to `high`; `default` is what an omitted option means; `help` is one line
+    for people choosing it."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """The value if this option allows it, else a SetupError that says what it allows."""
+        if self.choices:
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.default, bool):
+                raise SetupError(f"option {self.name} must be one of "
+                                 f"{', '.join(map(str, self.choices))}, not {value!r}")
+            return value
+        if (isinstance(value, bool) or not isinstance(value, int)
+                or not (self.low is None or value >= self.low) or not (self.high is None or value <= self.high)):
+            raise SetupError(f"option {self.name} must be a whole number from {self.low} to {self.high}, "
+                             f"not {value!r}")
+        return value
+
+
+def check_options(options: Sequence[Option], given: Any) -> dict[str, Any]:
+    """A record's `options` (None or a JSON object) checked against a game's options, with
+    every omitted one at its default."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise SetupError("options must be a JSON object")
+    known = {option.name: option for option in options}
+    for key in given:
+        if key not in known:
+            raise SetupError(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
+    return {name: option.check(given[name]) if name in given else option.default
+            for name, option in known.items()}
+
+
+@dataclass(frozen=True, eq=False)
+class Result(Mapping[str, Any]):
+    """How a game ended.
+
+    `ranking` lists every seat best first, seats with equal scores in the order the game's
+    tie-breaks put them; `tie_break` names the rule that did (a short name the game documents;
+    Aztlán: its final_tiebreak option, `below` or `top`).  `places` gives each seat its place,
+    1 for the best; seats the tie-breaks cannot separate share one, and the next place skips
+    (1, 2, 2, 4).  By default every seat has its own, in ranking order.  `breakdown` is
+    JSON-able data per seat saying where the final points came from, stored under
+    `breakdown_key` (Aztlán: `bonuses`, the end-of-game bonuses).
+
+    It is also a read-only mapping of its JSON (`to_json()`): `result["scores"]` works as on
+    the plain dicts results used to be, and a Result equals a dict holding its JSON, so a
+    stored result compares with a fresh one.
+    """
+
+    ranking: tuple[str, ...]
+    scores: Mapping[str, int]
+    tie_break: str
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    places: Mapping[str, int] = field(default_factory=dict)
+    breakdown_key: str = "breakdown"
+
+    def __post_init__(self) -> None:
+        if len(set(self.ranking)) != len(self.ranking) or set(self.ranking) != set(self.scores):
+            raise ValueError("a result ranks each seat it scores exactly once")
+        if not self.places:
+            object.__setattr__(self, "places", {seat: i for i, seat in enumerate(self.ranking, start=1)})
+        for i, seat in enumerate(self.ranking):
+            place = self.places[seat]
+            if place != i + 1 and (i == 0 or place != self.places[self.ranking[i - 1]]):
+                raise ValueError(f"{seat} is ranked {i + 1} but placed {place}")
+
+    @property
+    def winner(self) -> str | None:
+        """The seat in first place alone, or None when several share it."""
+        first = [seat for seat in self.ranking if self.places[seat] == 1]
+        return first[0] if len(first) == 1 else None
+
+    @property
+    def shared(self) -> bool:
+        """Whether any place is shared."""
+        return len(set(self.places.values())) < len(self.places)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as records and the service store it: scores, breakdown, ranking, winner
+        and tie-break; places only when some are shared."""
+        data = {"scores": dict(self.scores), self.breakdown_key: self.breakdown,
+                "ranking": list(self.ranking), "winner": self.winner, "tiebreak": self.tie_break}
+        if self.shared:
+            data["places"] = dict(self.places)
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
+
+class State(Protocol):
+    """A game in progress.  Mutable; `clone()` gives an independent copy.
+
+    Seats are named by strings (Aztlán: tribe names), in the record's player order;
+    `waiting()` gives seat indices into `seats`.
+    """
+
+    game: str  # the Game's name
     seats: tuple[str, ...]
+    round: int  # the current round, from 1 (Aztlán: the age)
+    phase: str  # the current phase: one of the Game's `phases`, or OVER once the game is over
 
     def waiting(self) -> list[int]: ...
     def decisions(self, options: bool = True) -> list[Decision]: ...
     def parse(self, text: str) -> list[Any]: ...
+    def order_text(self, order: Any) -> str: ...
     def apply(self, seat: str, order: Any) -> None: ...
     def submit(self, seat: str, orders: Sequence[Any]) -> list[Any]: ...
     def is_over(self) -> bool: ...
-    def result(self) -> dict[str, Any]: ...
+    def result(self) -> Result: ...
     def view(self, seat: str | None) -> dict[str, Any]: ...
     def order_log(self) -> list[str]: ...
     def milestones(self) -> list[Milestone]: ...
-    def clone(self) -> "GameState": ...
+    def scores_by_round(self) -> list[dict[str, Any]]: ...
+    def clone(self) -> "State": ...
 
 
-class GameRules(Protocol):
-    """A game plug-in: its name, its seats and how to start a game from a record."""
+class Bot(Protocol):
+    """Plays one seat: an order for the decision seat index `s` owes now.  A bot reads only
+    what that seat may know."""
 
     name: str
-    title: str
+
+    def order(self, state: Any, s: int) -> Any: ...
+
+
+class Game(Protocol):
+    """A game plug-in: the static facts, and how to start a game from a record."""
+
+    name: str  # the registry name, as records write it ("aztlan")
+    title: str  # for people ("Aztlán")
     min_players: int
     max_players: int
-    seats: tuple[str, ...]
+    seats: tuple[str, ...]  # every seat name a game may use
+    round_name: str  # what a round is called ("age")
+    phases: tuple[str, ...]  # the phases of a round, in order
+    decision_kinds: tuple[DecisionKind, ...]  # every kind of decision a state may ask
+    options: tuple[Option, ...]
+    bots: tuple[str, ...]  # the bot kinds make_bot knows; "random" (any legal order) always
 
-    def new_game(self, record: dict[str, Any]) -> GameState: ...
-    def seating(self, seed: int | str, count: int) -> list[str]: ...
+    def make_bot(self, kind: str, seed: int | str = 0) -> Bot: ...
+
+    def new_game(self, record: dict[str, Any]) -> State:
+        """The game a record's setup describes.  Seats sit in the record's `players` order,
+        exactly as given (the caller decides who sits first; see `seating`)."""
+
+    def seating(self, seed: int | str, count: int) -> list[str]:
+        """A seating for `count` players drawn from the seed, for callers that leave the
+        order to chance (a caller that balances who sits first writes its own order)."""
+
+
+def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:
+    """Let bots (one per seat, by seat index) play until the game ends."""
+    for _ in range(limit):
+        waiting = state.waiting()
+        if not waiting:
+            return state
+        s = waiting[0]
+        state.apply(state.seats[s], bots[s].order(state, s))
+    raise RuntimeError("the game did not end")
+
+
+# The names the service has used so far.
+GameRules = Game
+GameState = State

@@ -7,6 +7,7 @@ from engine import get_game
 from engine.core import GameState, OrderError, SetupError
 
 MAX_ORDERS = 100_000
+LEGACY_GAME = "aztlan"  # the game of records written before there was a second one (no "game")
 
 
 class ReplayError(ValueError):
@@ -29,7 +30,7 @@ def replay_steps(record: dict[str, Any]) -> Iterator[GameState]:
     in place); raise ReplayError at the first illegal order."""
     if not isinstance(record, dict):
         raise SetupError("a game record is a JSON object")
-    state = get_game(record.get("game", "aztlan")).new_game(record)
+    state = get_game(record.get("game", LEGACY_GAME)).new_game(record)
     orders = record.get("orders", [])
     if not isinstance(orders, list) or len(orders) > MAX_ORDERS:
         raise SetupError(f"'orders' must be a list of at most {MAX_ORDERS} lines")

@@ -8,27 +8,32 @@ from typing import Any
 
 import click
 
-from engine import get_game
-from engine.core import SetupError
+from engine import default_game, get_game
+from engine.core import Game, SetupError, State, play_out
 from engine.records import ReplayError, replay
 
 
 @click.group()
 def main() -> None:
-    """pbem: play-by-email board games (Aztlán)."""
+    """pbem: play-by-email board games."""
 
 
-def _summary(state: Any) -> dict[str, Any]:
-    """Each age's scoring breakdown per seat, and the final result once the game is over."""
+def _summary(state: State) -> dict[str, Any]:
+    """Each round's scoring per seat (the game names its rounds: Aztlán's "ages"), and the
+    final result once the game is over."""
+    game = get_game(state.game)
     out: dict[str, Any] = {
         "game": state.game,
         "complete": state.is_over(),
-        "ages": [{"age": age, "scores": scores} for age, scores in enumerate(state.age_scores, start=1)],
+        f"{game.round_name}s": [{game.round_name: number, "scores": scores}
+                                for number, scores in enumerate(state.scores_by_round(), start=1)],
     }
     if state.is_over():
         result = state.result()
-        out.update(final_scores=result["scores"], bonuses=result["bonuses"],
-                   ranking=result["ranking"], winner=result["winner"], tiebreak=result["tiebreak"])
+        out.update({"final_scores": dict(result.scores), result.breakdown_key: result.breakdown,
+                    "ranking": list(result.ranking), "winner": result.winner, "tiebreak": result.tie_break})
+        if result.shared:
+            out["places"] = dict(result.places)
     else:
         out["waiting"] = [d.public() for d in state.decisions(options=False)]
     return out
@@ -45,7 +50,8 @@ def _load_json(path: str) -> Any:
 @main.command("replay")
 @click.argument("record_path", metavar="RECORD.json")
 def replay_command(record_path: str) -> None:
-    """Replay a game record and print its results as JSON (docs/records.md).
+    """Replay a game record of any registered game and print its results as JSON
+    (docs/records.md).
 
     Stops with exit status 1 at the first illegal order; the JSON then holds the
     results so far and the error.
@@ -64,34 +70,58 @@ def replay_command(record_path: str) -> None:
     click.echo(json.dumps(_summary(state), indent=2, ensure_ascii=False))
 
 
-@main.command("play")
-@click.option("--bots", default="heuristic,random,random", show_default=True,
-              help="One bot per player, comma-separated: random or heuristic (2 to 4 names).")
-@click.option("--seed", default=None, help="Seed of the game (default: random).")
-@click.option("--board", default="default", show_default=True, help="A packaged board name.")
-@click.option("--edition", default="default", show_default=True, help="A packaged edition name.")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="A rule option (docs/rules.md), e.g. final_tiebreak=top. Repeatable.")
-@click.option("--out", "out_path", default=None, help="Write the game record here.")
-def play_command(bots: str, seed: str | None, board: str, edition: str, options: tuple[str, ...],
-                 out_path: str | None) -> None:
-    """Play a whole game between bots and write its record."""
-    from engine.aztlan.bots import make_bot, play_out
+DEFAULT_BOTS = ("heuristic", "random", "random")
 
-    names = [name.strip() for name in bots.split(",") if name.strip()]
-    game = get_game("aztlan")
-    seed_value: int | str = seed if seed is not None else random.SystemRandom().randrange(2**32)
+
+def _option(game: Game, text: str) -> tuple[str, Any]:
+    """NAME=VALUE as the game's option takes it: a number where it takes numbers."""
+    if "=" not in text:
+        raise click.ClickException("options are given as NAME=VALUE")
+    name, value = text.split("=", 1)
+    for option in game.options:
+        if option.name == name:
+            matching = [choice for choice in option.choices if str(choice) == value]
+            if matching:
+                return name, matching[0]
+            if not option.choices and value.lstrip("-").isdigit():
+                return name, int(value)
+    return name, value  # the game's own check says what it allows
+
+
+@main.command("play")
+@click.option("--game", "game_name", default=None,
+              help="A registered game (default: PBEM_DEFAULT_GAME, else aztlan).")
+@click.option("--bots", default=None,
+              help="One bot per player, comma-separated, among the game's bot kinds "
+                   "(default: heuristic,random,random; random for each seat of the smallest "
+                   "game where the game has no heuristic bot).")
+@click.option("--seed", default=None, help="Seed of the game (default: random).")
+@click.option("--board", default=None, help="A packaged board name, for games with boards (Aztlán).")
+@click.option("--edition", default=None, help="A packaged edition name, for games with editions (Aztlán).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A rule option of the game (docs/rules.md), e.g. final_tiebreak=top. Repeatable.")
+@click.option("--out", "out_path", default=None, help="Write the game record here.")
+def play_command(game_name: str | None, bots: str | None, seed: str | None, board: str | None,
+                 edition: str | None, options: tuple[str, ...], out_path: str | None) -> None:
+    """Play a whole game between bots and write its record."""
     try:
-        chosen = dict(option.split("=", 1) for option in options)
-    except ValueError:
-        raise click.ClickException("options are given as NAME=VALUE") from None
+        game = get_game(game_name) if game_name else default_game()
+    except SetupError as error:
+        raise click.ClickException(str(error)) from None
+    if bots is None:
+        names = list(DEFAULT_BOTS) if set(DEFAULT_BOTS) <= set(game.bots) else ["random"] * game.min_players
+    else:
+        names = [name.strip() for name in bots.split(",") if name.strip()]
+    seed_value: int | str = seed if seed is not None else random.SystemRandom().randrange(2**32)
+    chosen = dict(_option(game, option) for option in options)
     try:
         seats = game.seating(seed_value, len(names))
-        record = {"game": "aztlan", "board": board, "edition": edition, "options": chosen,
-                  "seed": seed_value,
-                  "players": [{"seat": seat, "name": f"{name} bot"} for seat, name in zip(seats, names)]}
+        record: dict[str, Any] = {"game": game.name}
+        record.update({key: value for key, value in (("board", board), ("edition", edition)) if value})
+        record.update(options=chosen, seed=seed_value,
+                      players=[{"seat": seat, "name": f"{name} bot"} for seat, name in zip(seats, names)])
         state = game.new_game(record)
-        play_out(state, [make_bot(name, f"{seed_value}:{i}") for i, name in enumerate(names)])
+        play_out(state, [game.make_bot(name, f"{seed_value}:{i}") for i, name in enumerate(names)])
     except (SetupError, ValueError) as error:
         raise click.ClickException(str(error)) from None
     record["orders"] = state.order_log()

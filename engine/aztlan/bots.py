@@ -17,6 +17,9 @@ from engine.aztlan.board import TERRAIN_TYPES
 from engine.aztlan.cards import BLESSINGS, EAGLE_JAGUAR, RAFTS, SACRED_GAMES, TLATOANI, WILD
 from engine.aztlan.orders import ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn
 from engine.aztlan.state import CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState
+from engine.core import play_out
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "MinimalBot", "RandomBot", "make_bot", "play_out"]
 
 
 class Bot(Protocol):
@@ -239,12 +242,3 @@ def make_bot(name: str, seed: int | str = 0) -> Bot:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
 
 
-def play_out(state: AztlanState, bots: list[Bot], limit: int = 100_000) -> AztlanState:
-    """Let bots (one per seat, by seat index) play until the game ends."""
-    for _ in range(limit):
-        waiting = state.waiting()
-        if not waiting:
-            return state
-        s = waiting[0]
-        state.apply(state.seats[s], bots[s].order(state, s))
-    raise RuntimeError("the game did not end")

@@ -12,9 +12,11 @@ from engine.aztlan.board import Board, BoardError, load_board
 from engine.aztlan.cards import FACTIONS, PROSPERITY_CARDS, TRIBES
 from engine.aztlan.data import packaged_board, packaged_edition
 from engine.aztlan.edition import Edition, load_edition
-from engine.aztlan.options import load_options
-from engine.aztlan.state import AztlanState, BoardMasks, Setup
-from engine.core import SetupError
+from engine.aztlan.bots import BOTS, make_bot
+from engine.aztlan.options import OPTIONS, load_options
+from engine.aztlan.state import (CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState, BoardMasks,
+                                 Setup)
+from engine.core import Bot, DecisionKind, SetupError
 
 MAX_NAME = 60
 
@@ -24,13 +26,32 @@ class Aztlan:
     title = "Aztlán"
     min_players, max_players = 2, 4
     seats = TRIBES
+    round_name = "age"
+    phases = (CHOOSING, DEVELOPMENT, CONFLICT, SCORING)
+    decision_kinds = (
+        DecisionKind("power", "power card", "card N", 48, simultaneous=True),
+        DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False),
+        DecisionKind("conflict", "conflict turn", "battle T | coexist T | tlatoani T battle|coexist | tie T",
+                     24, simultaneous=False),
+        DecisionKind("reaction", "battle answer", "sacred T | accept T", 24, simultaneous=True),
+        DecisionKind("scoring", "scoring turn", "score [wild TYPE] [blessing GOD]... [rafts A and B]...",
+                     24, simultaneous=True),
+    )
+    options = OPTIONS
+    bots = tuple(BOTS)
+
+    def make_bot(self, kind: str, seed: int | str = 0) -> Bot:
+        return make_bot(kind, seed)
 
     def new_game(self, record: dict[str, Any]) -> AztlanState:
+        """The game a record describes; seats sit in the record's player order, top of the
+        initial stack first, exactly as given."""
         setup = setup_from_record(record)
         return AztlanState(setup, _masks(setup.board))
 
     def seating(self, seed: int | str, count: int) -> list[str]:
-        """A random initial stack order for a new game ("choose the stacking order randomly")."""
+        """A random initial stack order for a new game ("choose the stacking order randomly");
+        a caller that balances who sits on top lists the players in its own order instead."""
         if not self.min_players <= count <= self.max_players:
             raise SetupError(f"Aztlán is for {self.min_players} to {self.max_players} players")
         seats = list(TRIBES)

@@ -4,46 +4,43 @@ Each option's default and the rule text behind it are in docs/rules.md.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine.core import SetupError
+from engine.core import Option, check_options
 
-CHOICES = {
+OPTIONS = (
     # English rulebook: "in any territory"; Italian: where you placed a pawn this age.
-    "eagle_placement": ("anywhere", "placed-this-age"),
+    Option("eagle_placement", "anywhere", "where the Eagle and Jaguar pawn may go",
+           ("anywhere", "placed-this-age")),
     # English rulebook and summary: the counter below wins a tie; Italian: the one on top.
-    "final_tiebreak": ("below", "top"),
+    Option("final_tiebreak", "below", "who wins a tie at the end: the counter below or on top",
+           ("below", "top")),
     # Silent everywhere: what a coexistence draws when the deck is empty.
-    "deck_exhausted": ("reshuffle", "no-card"),
+    Option("deck_exhausted", "reshuffle", "what a coexistence draws from an empty deck",
+           ("reshuffle", "no-card")),
     # Silent everywhere: Offerings past five (the table stops at 25).
-    "offerings_beyond_five": ("square", "cap"),
+    Option("offerings_beyond_five", "square", "Offerings to the Gods past five cards",
+           ("square", "cap")),
     # Silent everywhere: which tied leaders may break a tie with a Great Tlatoani.
-    "tie_window": ("each-leader", "first-leader"),
-}
+    Option("tie_window", "each-leader", "which tied leaders may play a Great Tlatoani",
+           ("each-leader", "first-leader")),
+)
+CHOICES = {option.name: option.choices for option in OPTIONS}  # default first
+_DEFAULT = {option.name: option.default for option in OPTIONS}
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    eagle_placement: str = "anywhere"
-    final_tiebreak: str = "below"
-    deck_exhausted: str = "reshuffle"
-    offerings_beyond_five: str = "square"
-    tie_window: str = "each-leader"
+    eagle_placement: str = _DEFAULT["eagle_placement"]
+    final_tiebreak: str = _DEFAULT["final_tiebreak"]
+    deck_exhausted: str = _DEFAULT["deck_exhausted"]
+    offerings_beyond_five: str = _DEFAULT["offerings_beyond_five"]
+    tie_window: str = _DEFAULT["tie_window"]
 
     def to_dict(self) -> dict[str, str]:
         return asdict(self)
 
 
 def load_options(data: Any) -> Options:
-    if data is None:
-        return Options()
-    if not isinstance(data, dict):
-        raise SetupError("options must be a JSON object")
-    known = {f.name for f in fields(Options)}
-    for key, value in data.items():
-        if key not in known:
-            raise SetupError(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
-        if value not in CHOICES[key]:
-            raise SetupError(f"option {key} must be one of {', '.join(CHOICES[key])}, not {value!r}")
-    return Options(**data)
+    return Options(**check_options(OPTIONS, data))

@@ -22,7 +22,7 @@ from engine.aztlan.edition import Edition
 from engine.aztlan.options import Options
 from engine.aztlan.orders import (ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn,
                                   parse_orders, to_text)
-from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError
+from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result
 
 CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
 PUBLIC = -1  # audience of an event every seat and spectator sees
@@ -156,10 +156,24 @@ class AztlanState:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def result(self) -> dict[str, Any]:
-        if self.final is None:
+    @property
+    def round(self) -> int:
+        return self.age
+
+    def order_text(self, order: Order) -> str:
+        return to_text(order)
+
+    def result(self) -> Result:
+        final = self.final
+        if final is None:
             raise IllegalOrderError("the game is not over")
-        return self.final
+        # Every seat has its own place: the stack separates equal scores (final_tiebreak).
+        return Result(ranking=tuple(final["ranking"]), scores=final["scores"],
+                      tie_break=final["tiebreak"], breakdown=final["bonuses"], breakdown_key="bonuses")
+
+    def scores_by_round(self) -> list[dict[str, Any]]:
+        """Each age's scoring so far, oldest first: per seat, its breakdown and points."""
+        return list(self.age_scores)
 
     def order_log(self) -> list[str]:
         """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""

@@ -116,7 +116,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     lines = state.order_log()[before:]
     changes: dict[str, Any] = {}
     if state.is_over():
-        changes = {"status": Game.FINISHED, "result": state.result(), "finished_at": now()}
+        changes = {"status": Game.FINISHED, "result": state.result().to_json(), "finished_at": now()}
     if lines or changes:
         bump_version(session, game, **changes)
         for seq, line in enumerate(lines, start=before + 1):

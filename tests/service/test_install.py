@@ -135,6 +135,7 @@ def test_the_docker_image_installs_its_dependencies_from_the_lock():
                if commands.index(command) < first_index), "the lock is not copied in before it is used"
     for _, args in rest:  # pbem itself, adding nothing the lock did not pin
         assert "--no-deps" in args and "-r" not in args, args
+        assert not any("tests/" in arg for arg in args), "the test game is not shipped"
     assert not any("librsvg" in command for command in commands), "rsvg-convert is not needed any more"
 
 
@@ -145,6 +146,7 @@ def test_make_installs_from_the_dev_lock():
     installs = [args for line in printed.splitlines() for args in _pip_installs(line)]
     assert ["--quiet", "--require-hashes", "-r", "requirements-dev.lock"] in installs
     assert ["--quiet", "--no-deps", "-e", "."] in installs
+    assert ["--quiet", "--no-deps", "-e", "tests/plugins/pbem-testgame"] in installs  # the test game
     assert all("-r" in args and "requirements-dev.lock" in args or "--no-deps" in args or args[-1] == "pip"
                for args in installs), installs
     rule = re.search(r"^\$\(STAMP\):(.*)$", (ROOT / "Makefile").read_text("utf-8"), re.MULTILINE)

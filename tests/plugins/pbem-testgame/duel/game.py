@@ -1,0 +1,41 @@
+"""Duel as a game plug-in: the static facts, and a state from a record."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from duel.bots import BOTS
+from duel.rules import BIDDING, OPTIONS, PICKING, SEATS, DuelState, setup_from_record
+from engine.core import Bot, DecisionKind, SetupError
+
+
+class Duel:
+    name = "duel"
+    title = "Duel (test game)"
+    min_players, max_players = 2, 4
+    seats = SEATS
+    round_name = "round"
+    phases = (BIDDING, PICKING)
+    decision_kinds = (DecisionKind("bid", "secret bid", "bid N", 24, simultaneous=True),
+                      DecisionKind("pick", "token pick", "pick N", 12, simultaneous=False))
+    options = OPTIONS
+    bots = tuple(BOTS)
+
+    def make_bot(self, kind: str, seed: int | str = 0) -> Bot:
+        if kind not in BOTS:
+            raise ValueError(f"unknown bot {kind!r}; known: {', '.join(BOTS)}")
+        return BOTS[kind](seed)
+
+    def new_game(self, record: dict[str, Any]) -> DuelState:
+        """Seats play in the record's player order, as given."""
+        return DuelState(setup_from_record(record))
+
+    def seating(self, seed: int | str, count: int) -> list[str]:
+        if not self.min_players <= count <= self.max_players:
+            raise SetupError(f"Duel is for {self.min_players} to {self.max_players} players")
+        seats = list(SEATS)
+        random.Random(f"{seed}:seating").shuffle(seats)
+        return seats[:count]
+
+
+GAME = Duel()
