@@ -161,7 +161,7 @@ def milestones_json(state: Any) -> list[list[Any]]:
 
 
 def result_json(state: Any) -> dict[str, Any]:
-    return state.result()
+    return state.result().to_json()  # the typed Result, as the dict the set was recorded with
 
 
 # --- The stream and its digest. ---------------------------------------------------------
