@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote
 
 from flask import Flask
 
@@ -30,6 +31,11 @@ class RedactSecretLinks(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         redacted = redact(message)
+        if redacted == message:
+            # The server routes a percent-encoded path (/%73ignin/...) as the plain one, and
+            # logs the request line as sent: look at it decoded too.
+            decoded = unquote(message)
+            redacted = message if redact(decoded) == decoded else redact(decoded)
         if redacted != message:
             record.msg, record.args = redacted, None
         return True

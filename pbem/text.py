@@ -14,10 +14,14 @@ import re
 import unicodedata
 from typing import Any
 
-# Invisible formatting: the soft hyphen, the zero-width characters, the bidirectional marks,
-# embeddings, overrides and isolates, word joiners and invisible operators, the byte order
-# mark and the interlinear annotation characters (a character class's inside, for re).
-FORMATTING = "\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+# Invisible formatting: Unicode's default-ignorable code points (the soft hyphen, the
+# zero-width characters, bidirectional marks, embeddings, overrides and isolates, Hangul and
+# Mongolian fillers, variation selectors, word joiners and invisible operators, the byte
+# order mark, tag characters) and the interlinear annotation characters; as the inside of
+# a character class, for re.
+FORMATTING = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+              "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3"
+              "\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
 # In a name or title also the C0/C1 controls (tabs and newlines become spaces first).
 INVISIBLE = re.compile(f"[\u0000-\u001f\u007f-\u009f{FORMATTING}]")
 _FORBIDDEN = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff]")

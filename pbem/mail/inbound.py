@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pbem.mail import tokens
 from pbem.mail.extract import body_text, count_attachments, reply_text
+from pbem.text import one_line
 
 MAX_BYTES = 1024 * 1024  # attachments count too; the SMTP server announces the same SIZE
 MAX_PARTS = 200  # MIME parts; a real reply has a handful
@@ -255,11 +256,14 @@ def _parsed(name: str, value: str) -> Any:
 
 
 def _subject(headers: _Headers) -> str:
+    """One line of visible text: our answers echo it ("Re: ...") and the review page shows it,
+    so a sender's direction overrides must not turn it around there."""
     value = headers.first("Subject")
     try:
-        return " ".join(printable(str(_parsed("Subject", value))).split())  # decodes =?utf-8?q?...?= words
+        value = printable(str(_parsed("Subject", value)))  # decodes =?utf-8?q?...?= words
     except Exception:  # undecodable encoded words: the raw text is still informative
-        return value
+        pass
+    return one_line(value)
 
 
 def _part_count_exceeds(message: Message, limit: int) -> bool:

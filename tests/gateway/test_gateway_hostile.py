@@ -63,6 +63,16 @@ def test_control_characters_in_a_header_never_reach_the_database(table: dict[str
     assert all(printable(str(value)) == str(value) for value in reply.values()), reply.items()
 
 
+def test_direction_overrides_in_a_subject_are_not_echoed(table: dict[str, Any], session: Session, gateway: Any,
+                                                        sink: Any) -> None:
+    """Our answer says "Re: <their subject>": an override there would turn our own words around."""
+    raw = raw_mail(_headers(table["address"], Subject="=?utf-8?q?=E2=80=AEsutats_=E2=81=A6x?="), table["order"])
+    send(gateway.port, raw, ANA, table["address"])
+    assert gateway.handler.wait_idle(30)
+    [reply] = [m for m in sink.to(ANA) if m["Auto-Submitted"] == "auto-replied"]
+    assert reply["Subject"] == "Re: sutats x"
+
+
 @pytest.mark.parametrize("text,reason", [("{order}\x00", "ok"), ("hello\x00 there\x07", "empty")])
 def test_control_characters_in_the_body_never_reach_the_database(table: dict[str, Any], session: Session,
                                                                  gateway: Any, sink: Any, text: str,

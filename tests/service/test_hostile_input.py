@@ -35,7 +35,8 @@ DEEP = "[" * 100_000 + "]" * 100_000
 # Text in a form field or query (bytes: sent as they are, not UTF-8).
 FORM_VALUES: dict[str, str | bytes] = {
     "nul": "a\x00b", "c0": "\x01\x08\x1b\x1f", "c1": "\x7f\x85\x9b", "bidi": "\u202eevil\u202c",
-    "isolate": "\u2066x\u2069", "zero-width": "a\u200b\u200d\ufeffb", "long": LONG, "non-utf8": b"\xff\xfe\xc3",
+    "isolate": "\u2066x\u2069", "zero-width": "a\u200b\u200d\ufeffb",
+    "fillers": "\U000e0041\U000e0042\u3164\u115f\u034f\ufe0f", "long": LONG, "non-utf8": b"\xff\xfe\xc3",
     "int31": str(2 ** 31), "int63": str(2 ** 63), "huge": "9" * 100, "negative": "-1",
     "far-date": "9999-12-31", "early-date": "0001-01-01", "bad-date": "2024-02-30", "lines": "a\r\nb\tc", "empty": "",
 }
@@ -60,7 +61,8 @@ TYPED = {"date": ["far-date", "early-date", "bad-date"], "integer": ["int31", "i
 KINDS: dict[str, str] = {}  # field name -> "date" or "integer", from the forms and the OpenAPI document
 
 STORED_FORBIDDEN = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f"
-                              "\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff]")
+                              "\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff\u3164\u115f\u034f\ufe0f"
+                              "\U000e0000-\U000e0fff]")
 VOLATILE = {("api_tokens", "last_used_at")}  # touched by every API call
 
 # Fields the views read that no page shows right now (a decision of another kind, a seat
