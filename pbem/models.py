@@ -328,8 +328,10 @@ class TickState(db.Model):
     __tablename__ = "tick_state"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    last_tick_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_tick_at: Mapped[datetime] = mapped_column(UTCDateTime)  # began
     last_outage_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # the last tick that ran to its end
+    error: Mapped[str | None] = mapped_column(String(ERROR_MAX))  # why the last tick broke off, if it did
 
 
 class TickFailure(db.Model):

@@ -1,5 +1,6 @@
 """Games the deadline tick keeps failing on (docs/operations.md): tick_failures, one row per
-game while ticks fail on it, shown on /healthz and the operators' page.
+game while ticks fail on it, shown on /healthz and the operators' page; and how the last
+tick ended (tick_state.finished_at, tick_state.error), so a tick that breaks off shows too.
 
 Revision ID: 0011
 Revises: 0010
@@ -28,7 +29,13 @@ def upgrade() -> None:
                                 ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('game_id', name=op.f('pk_tick_failures')),
     )
+    with op.batch_alter_table('tick_state', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('finished_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('error', sa.String(length=500), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('tick_state', schema=None) as batch_op:
+        batch_op.drop_column('error')
+        batch_op.drop_column('finished_at')
     op.drop_table('tick_failures')

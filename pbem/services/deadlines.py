@@ -94,7 +94,18 @@ def tick(session: Session, now: datetime) -> TickReport:
     gap = _touch(session, now)
     report.gap_seconds = gap.total_seconds() if gap is not None else None
     report.outage = gap is not None and gap > OUTAGE_GAP
+    try:
+        _run(session, now, gap, report)
+    except Exception as error:
+        session.rollback()
+        _finish(session, now, f"{error.__class__.__name__}: {error}"[:ERROR_MAX])
+        raise
+    _keep_failures(session, report)
+    _finish(session, now, None)
+    return report
 
+
+def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport) -> None:
     sync_stand_ins(session, now, report=report)
     for game_id in _ids(session, Game.paused_at.is_not(None)):
         _each(session, game_id, report, lambda game: _auto_resume(session, game, now, report))
@@ -118,8 +129,18 @@ def tick(session: Session, now: datetime) -> TickReport:
             _each(session, game_id, report, lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
     report.digests = send_digests(session, now)  # 5. opponents' moves, once a day per person
-    _keep_failures(session, report)
-    return report
+
+
+def _finish(session: Session, now: datetime, error: str | None) -> None:
+    """Say how the tick ended: health counts a tick only once it ran to its end, so a tick
+    that starts every 30 s but breaks every time shows (with why) instead of looking alive."""
+    values: dict[str, Any] = {"error": error} if error else {"finished_at": now, "error": None}
+    try:
+        session.execute(update(TickState).where(TickState.id == 1).values(**values))
+        session.commit()
+    except Exception:  # noqa: BLE001 - the tick's own outcome matters more than this note
+        session.rollback()
+        log.exception("recording how the tick ended failed")
 
 
 def _keep_failures(session: Session, report: TickReport) -> None:

@@ -1,6 +1,6 @@
 """How the service is doing, for the health endpoint and the operators' page
-(docs/operations.md): the database answers, the deadline tick ran lately, and no game keeps
-failing in the tick.
+(docs/operations.md): the database answers, the deadline tick ran to its end lately (a tick
+that starts but breaks off does not count), and no game keeps failing in the tick.
 
 A game the tick fails on is retried on every tick (pbem/services/deadlines.py keeps the run
 in `tick_failures`); after FAILING_TICKS failures in a row it is shown as failing here, so an
@@ -34,28 +34,29 @@ class FailingGame:
 @dataclass
 class Health:
     database: bool
-    last_tick_at: datetime | None = None
+    last_tick_at: datetime | None = None  # the last tick that ran to its end
     tick_late: bool = False
+    tick_error: str | None = None  # why the last tick broke off (operators only)
     failing: list[FailingGame] = field(default_factory=list)
 
     @property
     def status(self) -> str:
         if not self.database:
             return "down"
-        return "degraded" if self.tick_late or self.failing else "ok"
+        return "degraded" if self.tick_late or self.tick_error or self.failing else "ok"
 
     def public(self) -> dict[str, object]:
         """What anyone may read (no titles, no errors: they can name people or positions)."""
         return {"status": self.status, "database": "ok" if self.database else "unreachable",
                 "last_tick_at": self.last_tick_at.isoformat() if self.last_tick_at else None,
-                "tick_late": self.tick_late,
+                "tick_late": self.tick_late, "tick_broke_off": self.tick_error is not None,
                 "failing_games": [{"game": f.game_id, "since": f.since.isoformat(), "ticks": f.ticks}
                                   for f in self.failing]}
 
 
 def check(session: Session, now: datetime, tick_seconds: float) -> Health:
     try:
-        last = session.scalar(select(TickState.last_tick_at).where(TickState.id == 1))
+        tick = session.execute(select(TickState.finished_at, TickState.error).where(TickState.id == 1)).first()
         rows = session.execute(select(TickFailure, Game.title).join(Game, Game.id == TickFailure.game_id)
                                .where(TickFailure.count >= FAILING_TICKS).order_by(TickFailure.game_id)).all()
     except SQLAlchemyError:
@@ -64,5 +65,6 @@ def check(session: Session, now: datetime, tick_seconds: float) -> Health:
     session.rollback()
     failing = [FailingGame(row.game_id, title, row.first_at, row.last_at, row.count, row.error)
                for row, title in rows]
+    last, error = tick if tick is not None else (None, None)
     late = last is None or (now - last).total_seconds() > TICK_PERIODS * tick_seconds
-    return Health(database=True, last_tick_at=last, tick_late=late, failing=failing)
+    return Health(database=True, last_tick_at=last, tick_late=late, tick_error=error, failing=failing)

@@ -90,3 +90,35 @@ def client_health(app) -> dict:
     answer = app.test_client().get("/healthz")
     assert answer.status_code == 200
     return answer.json
+
+
+def test_a_tick_that_breaks_off_every_time_is_not_taken_for_a_live_one(app, session, monkeypatch):
+    """A tick starts (and records that it did) but fails outside any one game's step: health
+    must not say "ok" because ticks keep starting."""
+    from datetime import datetime, timezone
+
+    import pytest
+
+    from pbem.services import deadlines
+    from pbem.services.health import check
+
+    now = datetime.now(timezone.utc)
+    tick(session, now)
+    assert client_health(app)["status"] == "ok"
+
+    def broken(*_args):
+        raise RuntimeError("digests broken")
+    monkeypatch.setattr(deadlines, "send_digests", broken)
+    for step in range(1, 6):
+        with pytest.raises(RuntimeError):
+            tick(session, now + step * 30 * SECOND)
+    answer = client_health(app)
+    assert answer["status"] == "degraded" and answer["tick_broke_off"] is True
+    assert "digests broken" not in str(answer)  # the reason is for operators
+    found = check(session, now + 160 * SECOND, tick_seconds=30)
+    assert found.tick_late and found.tick_error == "RuntimeError: digests broken"
+
+    monkeypatch.undo()
+    tick(session, now + 180 * SECOND)
+    answer = client_health(app)
+    assert answer["status"] == "ok" and answer["tick_broke_off"] is False

@@ -136,3 +136,16 @@ def test_gunicorn_as_the_dockerfile_starts_it_logs_no_sign_in_link(environment, 
     command[command.index("--workers") + 1] = "1"
     text = run_and_sign_in(command, port, {**env, "PBEM_ENV": "production"}, tmp_path, database)
     assert '"http://127.0.0.1:%d/signin/[redacted]"' % port in text  # the Referer field
+
+
+@pytest.mark.parametrize("line", ['"GET /%73ignin/tok3n-Secret HTTP/1.1" 200',
+                                  '"GET /signin%2Ftok3n-Secret HTTP/1.1" 404',
+                                  '"GET /mail/unsubscribe/tok3n-Secret HTTP/1.1" 200'])
+def test_a_secret_link_is_redacted_however_its_path_is_encoded(line):
+    """The server routes /%73ignin/... as /signin/... and logs the request line as sent."""
+    import logging
+
+    from pbem.logs import RedactSecretLinks
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
+    RedactSecretLinks().filter(record)
+    assert "tok3n-Secret" not in record.getMessage() and "[redacted]" in record.getMessage()
