@@ -10,6 +10,7 @@ import statistics
 import time
 from typing import Any
 
+from engine.aztlan.boardgen import generate_board
 from engine.aztlan.bots import RandomBot, play_out
 from engine.aztlan.game import GAME
 
@@ -73,6 +74,10 @@ def run() -> list[dict[str, Any]]:
     def setup_only() -> None:
         for seed in range(GAMES):
             GAME.new_game(_record(seed, 4))
+
+    generated = statistics.median(_timed(lambda: generate_board(12345)) for _ in range(RUNS))
+    rows.append({"name": "engine.board_generation", "value": round(generated * 1000, 1), "unit": "ms",
+                 "runs": RUNS, "note": "one seeded board from the generator (docs/boards.md)"})
 
     full = statistics.median(_timed(lambda: _play(4, 0)) for _ in range(RUNS))
     applied = statistics.median(_timed(apply_only) for _ in range(RUNS))

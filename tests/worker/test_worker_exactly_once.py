@@ -9,7 +9,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import time
 from pathlib import Path
 
 from pbem.services.queue import ADVANCE_TASK, QUEUE, producer
@@ -67,9 +66,9 @@ def test_a_task_delivered_twice_is_a_no_op(client, session, workers, make_user, 
     assert_cards_applied_once(session, game_id, chosen, version_before)
 
     # Delivered again long after: still nothing to do.
-    for _ in range(2):
-        celery.send_task(ADVANCE_TASK, args=[game_id], queue=QUEUE)
-    time.sleep(0.2)
+    late = [celery.send_task(ADVANCE_TASK, args=[game_id], queue=QUEUE, ignore_result=False) for _ in range(2)]
+    for copy in late:
+        assert copy.get(timeout=60)["applied"] == 0  # it ran, and found nothing to do
     wait_until(lambda: drained(stack), 20, "the queue to drain again")
     assert_cards_applied_once(session, game_id, chosen, version_before)
 
