@@ -318,7 +318,8 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         session.rollback()
         return _finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED,
                        "duplicate_message_id")
-    quiet = _fruitless_lately(session, sender, row, settings) >= settings.replies_per_hour
+    quiet = (_answered_lately(session, sender, row, FRUITLESS) >= settings.replies_per_hour
+             or _answered_lately(session, sender, row) >= settings.answers_per_hour)
     context = _Context(row, mail, settings, game, seat, user, quiet=quiet)
     reason = _act(session, context)
     if quiet:  # carried out as usual, but unanswered: one notice a day says why
@@ -340,20 +341,25 @@ def _flooded(session: Session, row: InboundMessage, settings: MailSettings) -> b
     return recent >= settings.rate_per_hour
 
 
-def _fruitless_lately(session: Session, sender: str, row: InboundMessage, settings: MailSettings) -> int:
-    """How many mails from `sender` in the hour before this one were answered although they
-    carried nothing out (an error, or nothing to read): what an autoresponder that sets no
-    auto-reply header sends back to each of our answers.  A player's orders never count."""
-    return int(session.scalar(select(func.count(InboundMessage.id)).where(
+def _answered_lately(session: Session, sender: str, row: InboundMessage, reasons: tuple[str, ...] = ()) -> int:
+    """How many mails from `sender` in the hour before this one were answered: of those whose
+    reason starts with one of `reasons` (FRUITLESS: they carried nothing out, which is what
+    an autoresponder that sets no auto-reply header sends back to each of our answers), or
+    of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture)."""
+    query = select(func.count(InboundMessage.id)).where(
         InboundMessage.from_address == sender, InboundMessage.id != row.id,
         InboundMessage.status == InboundMessage.PROCESSED,
-        or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS)),
-        InboundMessage.received_at > row.received_at - timedelta(hours=1))) or 0)
+        InboundMessage.reason.not_like("%; unanswered"),
+        InboundMessage.received_at > row.received_at - timedelta(hours=1))
+    if reasons:
+        query = query.where(or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in reasons)))
+    return int(session.scalar(query) or 0)
 
 
 def _quiet_text(settings: MailSettings) -> str:
     return (f"pbem answers at most {settings.replies_per_hour} mails an hour from one address that carry "
-            "nothing out (an error, or no orders found), and yours sent more. Until the hour is over your "
+            f"nothing out (an error, or no orders found), and {settings.answers_per_hour} in all; yours sent "
+            "more. Until the hour is over your "
             "mails are still read and their orders carried out, but not answered; see the game page on "
             f"{settings.base_url}/ for where your games stand.\n\n"
             "If an automatic answer of yours (a vacation or ticket system) replies to our mails, please "

@@ -176,6 +176,26 @@ def test_an_autoresponder_without_auto_reply_headers_cannot_loop(app: Any, table
     assert not sink.replies_to(message_id) and outbox_count(session, kind=QUIET_KIND) == 1
 
 
+def test_read_only_commands_are_answered_within_a_budget_too(app: Any, table: dict[str, Any], session: Session,
+                                                           gateway: Any, sink: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """STATUS and BOARD are answered (BOARD draws a picture), so a mail program sending them
+    in a loop is held to the answers-per-hour budget as well."""
+    budget = 3
+    monkeypatch.setattr(gateway.handler, "settings", replace(gateway.handler.settings, answers_per_hour=budget))
+    ids = []
+    for number in range(budget + 2):
+        ids.append(f"<{new_token()}@client.example>")
+        send(gateway.port, raw_mail(_headers(table["address"], **{"Message-ID": ids[-1],
+             "Date": f"Mon, 1 Jan 2029 11:{number:02}:00 +0000"}), "STATUS"), ANA, table["address"])
+        assert gateway.handler.wait_idle(30)
+    answers = [[body(m) for m in sink.replies_to(message_id)] for message_id in ids]
+    assert all(len(found) == 1 and "answers at most" not in found[0] for found in answers[:budget])
+    assert "answers at most" in answers[budget][0] and answers[budget + 1] == []  # the notice, then silence
+    assert [r.reason for r in inbound_rows(session)] == ["ok"] * budget + ["ok; unanswered"] * 2
+    assert outbox_count(session, kind=QUIET_KIND) == 1  # one notice says why
+
+
 @pytest.fixture
 def unchecked_gateway(app: Any) -> Iterator[Any]:
     """The gateway with no trusted Authentication-Results configured: nothing vouches for From."""
