@@ -282,7 +282,7 @@ def _tell_hosts(session: Session, address: EmailAddress, addresses: list[EmailAd
     user = address.user
     if any(a.suppressed_at is None for a in addresses if a is not address):
         return
-    games = session.execute(select(Game, Seat.tribe).join(Seat, Seat.game_id == Game.id).where(
+    games = session.execute(select(Game, Seat.name).join(Seat, Seat.game_id == Game.id).where(
         Seat.user_id == user.id, Game.status == Game.ACTIVE).order_by(Game.id))
     for game, tribe in games:
         host = session.get(User, game.created_by) if game.created_by else None

@@ -107,7 +107,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     before = len(state.order_log())
     milestones = len(state.milestones())  # the phases completed since get reports and notices
     owed_before = _owed(state)
-    seats = {seat.tribe: seat for seat in game.seats}
+    seats = {seat.name: seat for seat in game.seats}
     queue = _pending(session, game.id)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
     run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before)
@@ -294,7 +294,7 @@ class _Run:
         rows = self.turns.get(tribe)
         return (bool(rows) and self.held.get(tribe) != self.logged
                 and self.state.decisions(options=False)[0].kind == "turn"
-                and getattr(self.state, "age", None) == rows[0].age)  # type: ignore[index]
+                and getattr(self.state, "age", None) == rows[0].round)  # type: ignore[index]
 
     def _apply_turn(self, tribe: str) -> bool:
         """Play the seat's next queued turn; False if there is none, or it is illegal now (then
@@ -317,8 +317,8 @@ class _Run:
         state = self.state
         age, phase = getattr(state, "age", None), getattr(state, "phase", None)
         for tribe, rows in self.turns.items():
-            stale = [row for row in rows if state.is_over() or age is None or row.age < age
-                     or (row.age == age and phase not in ("choosing", "development"))]
+            stale = [row for row in rows if state.is_over() or age is None or row.round < age
+                     or (row.round == age and phase not in ("choosing", "development"))]
             if stale:
                 self.consumed.extend(stale)
                 self.turns[tribe] = [row for row in rows if row not in stale]

@@ -202,7 +202,7 @@ def _running(game: Game) -> bool:
 
 
 def _name(seat: Seat) -> str:
-    return f"{seat.label} ({seat.tribe})"
+    return f"{seat.label} ({seat.name})"
 
 
 def _age(state: GameState) -> str:
@@ -297,28 +297,28 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     for seat in seats:
         seat.missed_in_row += 1
         seat.missed_total += 1
-        assert seat.tribe is not None
+        assert seat.name is not None
         if play_default:
-            text = default_order(state, game.setup.get("seed"), seat.tribe, policy.default)
-            session.add(PendingOrder(game_id=game.id, seat=seat.tribe, text=text, channel="default",
+            text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
+            session.add(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
                                      submitted_at=now))
             log_event(session, game, "default", f"{_age(state)}{_name(seat)} missed the deadline for {public} "
-                      f"(missed: default — the {policy.default} bot decided)", now, seat=seat.tribe,
+                      f"(missed: default — the {policy.default} bot decided)", now, seat=seat.name,
                       user_id=seat.user_id)
             mail_seat(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
                       f"You missed the deadline ({when(game.deadline_at, seat.user)}) to {what} in "
                       f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
                       f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
                       f"offered to a replacement player).\n\n{url}\n", kind="missed")
-            report.defaulted.append((game.id, seat.tribe))
+            report.defaulted.append((game.id, seat.name))
         else:
             log_event(session, game, "missed", f"{_age(state)}{_name(seat)} missed the deadline for {public}; "
-                      "the game waits for them", now, seat=seat.tribe, user_id=seat.user_id)
-            report.missed.append((game.id, seat.tribe))
+                      "the game waits for them", now, seat=seat.name, user_id=seat.user_id)
+            report.missed.append((game.id, seat.name))
         if seat.missed_in_row >= policy.replace_after and seat.replacement_offered_at is None:
             _offer(session, game, seat, now, policy.abandoned, url, passed)
             offered.append(seat)
-            report.offered.append((game.id, seat.tribe))
+            report.offered.append((game.id, seat.name))
     if not play_default:
         window = policy.hours_for(kind) or 24
         game.deadline_delay = (game.deadline_delay or 0) + window * 3600  # the game waits one more window
@@ -346,10 +346,10 @@ def _offer(session: Session, game: Game, seat: Seat, now: datetime, bot: str, ur
     seat.stand_in, seat.stand_in_reason = bot, "abandoned"
     log_event(session, game, "offered", f"{_name(seat)} missed {seat.missed_in_row} deadlines in a row: "
               f"the seat is open for takeover; the {bot} bot plays it until someone takes it over",
-              now, seat=seat.tribe, user_id=seat.user_id)
+              now, seat=seat.name, user_id=seat.user_id)
     host = session.get(User, game.created_by) if game.created_by else None
-    mail_seat(session, game, host, f"offer-{seat.tribe}-{passed}",
-              f"{game.title}: {seat.tribe} is offered to a replacement",
+    mail_seat(session, game, host, f"offer-{seat.name}-{passed}",
+              f"{game.title}: {seat.name} is offered to a replacement",
               f"{_name(seat)} missed {seat.missed_in_row} deadlines in a row in {game.title}. The seat is "
               f"now listed for takeover in the lobby, and the {bot} bot plays it until someone takes it "
               f"over. As the host you may also hand it to a bot for good on the game's page.\n\n{url}\n",
@@ -389,7 +389,7 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
                      f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, seat.user)} "
                      f"(in about {max(1, round(left.total_seconds() / 3600))} hours).\n\n{url}\n",
                      kind="reminder"):
-            report.reminded.append((game.id, seat.tribe or ""))
+            report.reminded.append((game.id, seat.name or ""))
     game.reminded = offset
     session.commit()
 
@@ -537,7 +537,7 @@ def takeover_games(session: Session, limit: int = 100) -> list[Game]:
 
 
 def _offered_seat(game: Game, tribe: str) -> Seat:
-    seat = next((s for s in game.seats if s.tribe == tribe), None)
+    seat = next((s for s in game.seats if s.name == tribe), None)
     if seat is None:
         raise NotFound(f"there is no seat {str(tribe)[:16]!r} in this game")
     if seat.replacement_offered_at is None:
@@ -556,7 +556,7 @@ def clear_seat(session: Session, game: Game, seat: Seat) -> None:
     seat.replacement_offered_at = seat.stand_in = seat.stand_in_reason = None
     seat.missed_in_row, seat.last_error, seat.queue_held_seq = 0, None, None
     for model in (PendingOrder, QueuedTurn):  # the previous player's plans are not the new one's
-        for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.tribe)):
+        for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.name)):
             session.delete(row)
 
 
@@ -646,7 +646,7 @@ def deadline_info(session: Session, game: Game, user: User | None, now: datetime
         kind=current_kind(state) if running and state is not None else None,
         paused_at=game.paused_at, pause_left=pause_left(game, now),
         owing=owing(session, game, state) if running and state is not None else [],
-        away={s.tribe: away[s.user_id] for s in game.seats if s.tribe and s.user_id in away},
+        away={s.name: away[s.user_id] for s in game.seats if s.name and s.user_id in away},
         extensions=count, extension_hours=used, game_extension_hours=total,
         offered=[s for s in game.seats if s.replacement_offered_at is not None] if running else [],
         log=events, policy=policy_of(game), is_host=user is not None and user.id == game.created_by)
@@ -662,13 +662,13 @@ def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
         "time_zone": reader.time_zone if reader is not None else "UTC",
         "paused": moment(info.paused_at),
         "pause_left_hours": round(info.pause_left.total_seconds() / 3600, 1),
-        "owing": [s.tribe for s in info.owing],
+        "owing": [s.name for s in info.owing],
         "away": {tribe: moment(end) for tribe, end in info.away.items()},
         "extensions": {"this_decision": info.extensions, "hours_this_decision": info.extension_hours,
                        "hours_this_game": info.game_extension_hours, "hours_left": info.extension_hours_left},
-        "takeover": [s.tribe for s in info.offered],
-        "missed": {s.tribe: {"in_row": s.missed_in_row, "total": s.missed_total}
-                   for s in info.game.seats if s.tribe},
+        "takeover": [s.name for s in info.offered],
+        "missed": {s.name: {"in_row": s.missed_in_row, "total": s.missed_total}
+                   for s in info.game.seats if s.name},
         "policy": {"hours": policy.hours, "on_missed": policy.on_missed, "default": policy.default,
                    "replace_after": policy.replace_after, "abandoned": policy.abandoned,
                    "vacation": policy.vacation},

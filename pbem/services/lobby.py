@@ -251,7 +251,7 @@ def start_game(session: Session, game: Game) -> None:
     random.Random(f"{seed}:places").shuffle(occupants)
     players = []
     for tribe, seat in zip(tribes, occupants, strict=True):
-        seat.tribe = tribe
+        seat.name = tribe
         players.append({"seat": tribe, "name": seat.label})
     bump_version(session, game, status=Game.ACTIVE, started_at=now(),
                  setup={**game.setup, "players": players})

@@ -55,7 +55,7 @@ def seat_of(game: Game, user: User | None) -> Seat | None:
 def require_seat(game: Game, user: User | None) -> Seat:
     """The seat `user` plays in `game`; nobody acts for a seat that is not theirs."""
     seat = seat_of(game, user)
-    if seat is None or seat.tribe is None:
+    if seat is None or seat.name is None:
         raise Forbidden("you have no seat in this game")
     return seat
 
@@ -79,7 +79,7 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
         raise ValueError(f"unknown channel {channel!r}")
     if len(text or "") > MAX_SUBMISSION:
         raise OrderRejected(f"a submission has at most {MAX_SUBMISSION} characters")
-    game_id, tribe = seat.game_id, seat.tribe
+    game_id, tribe = seat.game_id, seat.name
     assert tribe is not None, "seats get a tribe when the game starts"
     game = lock_game(session, game_id)
     if game.status != Game.ACTIVE:
@@ -148,7 +148,7 @@ def withdraw(session: Session, seat: Seat) -> int:
     """Withdraw the seat's pending orders; returns how many there were."""
     lock_game(session, seat.game_id)
     result = session.execute(delete(PendingOrder).where(PendingOrder.game_id == seat.game_id,
-                                                        PendingOrder.seat == seat.tribe))
+                                                        PendingOrder.seat == seat.name))
     session.commit()
     return result.rowcount or 0  # type: ignore[attr-defined]
 
@@ -169,13 +169,13 @@ class GameView:
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
     seat = seat_of(game, user)
     state = game_state(session, game)
-    tribe = seat.tribe if seat is not None else None
+    tribe = seat.name if seat is not None else None
     view = state.view(tribe)
     pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
                                    .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
     waiting = {d["seat"] for d in view["decisions"]}
     # Bots decide the moment the others have: count them as in.
-    ready = {owner for owner, _ in pending} | {s.tribe for s in game.seats if s.bot}
+    ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}
     return GameView(game, seat, view,
                     my_pending=[text for owner, text in pending if owner == tribe],
                     submitted=sorted(ready & waiting))

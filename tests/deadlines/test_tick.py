@@ -44,9 +44,9 @@ def test_reminders_go_once_and_only_to_seats_that_have_not_acted(session, ana, b
     # Bo's secret card is pending (committed, not applied): Bo has acted.
     assert tick(session, deadline - 25 * HOUR).reminded == []
     report = tick(session, deadline - 24 * HOUR + SECOND)
-    assert report.reminded == [(game.id, seat_of(session, game, ana).tribe)]
+    assert report.reminded == [(game.id, seat_of(session, game, ana).name)]
     assert tick(session, deadline - 23 * HOUR).reminded == []  # once
-    assert tick(session, deadline - 2 * HOUR + SECOND).reminded == [(game.id, seat_of(session, game, ana).tribe)]
+    assert tick(session, deadline - 2 * HOUR + SECOND).reminded == [(game.id, seat_of(session, game, ana).name)]
     assert tick(session, deadline - HOUR).reminded == []
     reminders = mails(session, kind="reminder")
     assert [m.to_address for m in reminders] == ["ana@example.com"] * 2
@@ -75,11 +75,11 @@ def test_reminders_are_in_the_readers_time_zone(session, ana):
 def test_a_missed_decision_gets_the_games_default_marked_in_the_log(session, ana, bot):
     game = policy_game(session, ana, default=bot)
     cards = game_state(session, game).power_left[game_state(session, game).seats.index(
-        seat_of(session, game, ana).tribe)]
+        seat_of(session, game, ana).name)]
     deadline = game.deadline_at
     assert tick(session, deadline - SECOND).defaulted == []
     report = tick(session, deadline + SECOND)
-    tribe = seat_of(session, game, ana).tribe
+    tribe = seat_of(session, game, ana).name
     assert report.defaulted == [(game.id, tribe)]
     mine = [(text, by) for seat, text, by in log(session, game) if seat == tribe]
     assert mine[0][1] == "default" and mine[0][0].startswith("card ")
@@ -111,7 +111,7 @@ def test_unconfirmed_is_not_missed_a_pending_order_counts_as_acted(session, ana,
     play_own(session, game, bo)  # pending: waits for Ana's card
     tick(session, fresh(session, game).deadline_at + SECOND)
     assert seat_of(session, game, bo).missed_in_row == 0 and seat_of(session, game, ana).missed_in_row == 1
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_tribe = seat_of(session, game, bo).name
     assert [by for seat, _, by in log(session, game) if seat == bo_tribe][:1] == ["player"]
 
 
@@ -120,7 +120,7 @@ def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, an
     play_own(session, game, ana)
     deadline = fresh(session, game).deadline_at
     report = tick(session, deadline + SECOND)
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_tribe = seat_of(session, game, bo).name
     assert report.missed == [(game.id, bo_tribe)] and report.defaulted == []
     assert session.scalars(select(PendingOrder).where(PendingOrder.channel == "default")).all() == []
     assert fresh(session, game).deadline_at == deadline + 48 * HOUR  # one more window
@@ -130,7 +130,7 @@ def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, an
 
 def test_after_n_misses_the_seat_is_offered_and_a_bot_plays_it_until_taken_over(session, ana, bo):
     game = two_humans(session, ana, bo, replace_after=2)
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_tribe = seat_of(session, game, bo).name
     for missed in (1, 2):
         until_owes(session, game, bo, [ana])
         report = tick(session, fresh(session, game).deadline_at + SECOND)
@@ -155,9 +155,9 @@ def test_after_n_misses_the_seat_is_offered_and_a_bot_plays_it_until_taken_over(
         deadlines.take_over(session, game.id, ana, bo_tribe, fresh(session, game).decision_at)
     deadlines.take_over(session, game.id, cy, bo_tribe, fresh(session, game).decision_at)
     game = fresh(session, game)
-    seat = next(s for s in game.seats if s.tribe == bo_tribe)
+    seat = next(s for s in game.seats if s.name == bo_tribe)
     assert seat.user_id == cy.id and seat.stand_in is None and seat.replacement_offered_at is None
-    assert play.game_view(session, game, cy).seat.tribe == bo_tribe
+    assert play.game_view(session, game, cy).seat.name == bo_tribe
     assert play.seat_of(game, bo) is None
     assert {p["seat"]: p["name"] for p in game.setup["players"]}[bo_tribe] == "Cy"
     assert "Cy took over" in events(session, game, "takeover")[-1].text
@@ -185,11 +185,11 @@ def test_the_host_can_hand_an_offered_seat_to_a_bot(session, ana, bo):
     game = two_humans(session, ana, bo, replace_after=1)
     until_owes(session, game, bo, [ana])
     tick(session, fresh(session, game).deadline_at + SECOND)
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_tribe = seat_of(session, game, bo).name
     with pytest.raises(Forbidden):
         deadlines.hand_to_bot(session, game.id, bo, bo_tribe, "minimal", game.decision_at)
     deadlines.hand_to_bot(session, game.id, ana, bo_tribe, "minimal", fresh(session, game).decision_at)
-    seat = next(s for s in fresh(session, game).seats if s.tribe == bo_tribe)
+    seat = next(s for s in fresh(session, game).seats if s.name == bo_tribe)
     assert seat.bot == "minimal" and seat.user_id is None and seat.replacement_offered_at is None
 
 

@@ -37,6 +37,6 @@ def _ana_seat(session: Session, game: Any, ana_id: int, config: Mapping[str, Any
     seat = next(s for s in game.seats if s.user_id == ana_id)
     address = seat_reply_address(session, seat, load(config))
     session.commit()
-    cards = game_state(session, game).view(seat.tribe)["me"]["power_left"]
-    return {"game_id": game.id, "seat": seat.tribe, "address": address, "order": f"card {cards[0]}",
+    cards = game_state(session, game).view(seat.name)["me"]["power_left"]
+    return {"game_id": game.id, "seat": seat.name, "address": address, "order": f"card {cards[0]}",
             "cards": cards[:2]}

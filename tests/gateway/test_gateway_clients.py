@@ -73,7 +73,7 @@ def test_a_turn_with_a_reply_from_each_client_family(app: Any, session: Session,
     address = seat_reply_address(session, seat, settings)
     session.commit()
     deliver_pending(session, settings)
-    tribe, game_id = seat.tribe, game.id
+    tribe, game_id = seat.name, game.id
     for step, (case, family) in enumerate(FAMILIES):
         session.expire_all()
         game = session.get(Game, game_id)

@@ -35,7 +35,7 @@ def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: A
     session.commit()
     deliver_pending(session, settings)  # the game's first mails (made outside the gateway)
     assert address.startswith("orders+") and address.endswith("@" + DOMAIN)
-    tribe, game_id = seat.tribe, game.id
+    tribe, game_id = seat.name, game.id
     assert tribe is not None
     mails = 0
     for step in range(400):

@@ -121,7 +121,7 @@ def play_person(session: Session, game: Game, user: Any, until: Any) -> None:
         state = game_state(session, session.get(Game, game.id))
         if until(state):
             return
-        mine = [d for d in state.decisions() if d.seat == seat.tribe]
+        mine = [d for d in state.decisions() if d.seat == seat.name]
         assert mine, "the person owes nothing, yet the game waits"
         play.submit_orders(session, seat, first_legal_order(mine[0].private()), channel="web", user_id=user.id)
     raise AssertionError("the game did not get there")
@@ -157,8 +157,8 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     assert notices  # at least the choosing of each age ends with nobody's report superseding it
     game = session.get(Game, game_id)
     full = record(game, log_lines(session, game_id))
-    names = {s.tribe: s.label for s in game.seats}
-    seats = {s.tribe: s.user.primary_address for s in game.seats}
+    names = {s.name: s.label for s in game.seats}
+    seats = {s.name: s.user.primary_address for s in game.seats}
     session.rollback()
     expected = len(jobs)
     held: set[str] = set()  # every hand line any report showed
@@ -253,7 +253,7 @@ def test_a_run_that_finds_its_mail_queued_just_after_its_check_counts_it_skipped
         monkeypatch.setattr(report_mail, "queued", lambda session, key: False)  # both checks came too early
         run = report_mail.render_job(session, job.id)
     assert (run["sent"], run["skipped"]) == (0, 1)
-    key = report_mail.mail_key(job, next(s.tribe for s in game.seats if s.user_id == ana.id))
+    key = report_mail.mail_key(job, next(s.name for s in game.seats if s.user_id == ana.id))
     assert session.scalar(select(func.count()).select_from(MailDelivery).where(MailDelivery.key == key)) == 1
 
 
@@ -268,14 +268,14 @@ def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wan
     session.expire_all()
     game = session.get(Game, game.id)
     state = game_state(session, game)
-    by_tribe = {s.tribe: s for s in game.seats}
+    by_tribe = {s.name: s for s in game.seats}
     first = by_tribe[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
     second = next(s for s in game.seats if s is not first)
     if not first_wants_reports:
         accounts.update_profile(session, first.user, display_name="First", time_zone="UTC", notify_turn=True,
                                 notify_results=False, notify_invites=True)
     for seat in (second, first) if first_chooses_last else (first, second):
-        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.name)
         before = session.scalar(select(func.max(OutboxMessage.id))) or 0
         with inline_app.app_context():
             play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web",
@@ -339,7 +339,7 @@ def test_a_turn_told_in_a_notice_that_cannot_be_rendered_comes_as_a_plain_turn_m
     monkeypatch.setattr(report_mail, "_render", _broken)  # inline: nobody renders it again later
     first, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
     seq = len(log_lines(session, first.game_id))
-    assert keyed(session, rows) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+    assert keyed(session, rows) == [("turn", f"turn:{first.game_id}:{seq}:{first.name}")]
     assert all(job.done_at for job in jobs_of(session, first.game_id))
 
 
@@ -353,7 +353,7 @@ def test_a_job_that_keeps_failing_or_dying_is_given_up_and_the_turn_it_told_is_m
     assert rows == []  # the notice carries the turn
     monkeypatch.undo()
     [job] = jobs_of(session, first.game_id)
-    assert job.turn_seats == [first.tribe]
+    assert job.turn_seats == [first.name]
     session.get(ReportJob, job.id).attempts = attempts
     session.commit()
     monkeypatch.setattr(report_mail, "_render", _broken)
@@ -361,14 +361,14 @@ def test_a_job_that_keeps_failing_or_dying_is_given_up_and_the_turn_it_told_is_m
     with inline_app.app_context():
         outcome = report_mail.render_job(session, job.id)
     seats = session.get(Game, first.game_id).seats
-    assert sorted(outcome["given_up"]) == sorted(s.tribe for s in seats)
-    address = next(s.user.primary_address for s in seats if s.tribe == first.tribe)
+    assert sorted(outcome["given_up"]) == sorted(s.name for s in seats)
+    address = next(s.user.primary_address for s in seats if s.name == first.name)
     [job] = jobs_of(session, first.game_id)
     assert job.done_at is not None and job.attempts == report_mail.MAX_ATTEMPTS  # a dead job is not run again
     mails = list(session.scalars(select(OutboxMessage).where(OutboxMessage.to_address == address,
                                                              OutboxMessage.id > before)))
     seq = len(log_lines(session, first.game_id))
-    assert keyed(session, mails) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+    assert keyed(session, mails) == [("turn", f"turn:{first.game_id}:{seq}:{first.name}")]
 
 
 @pytest.mark.parametrize("render, kinds", [(_plain, ["report"]), (_broken, ["result"])])
@@ -378,7 +378,7 @@ def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, ma
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
     with inline_app.app_context():
         play_person(session, game, ana, lambda state: state.is_over())
-    tribe = next(s.tribe for s in game.seats if s.user_id == ana.id)
+    tribe = next(s.name for s in game.seats if s.user_id == ana.id)
     mails = list(session.scalars(select(OutboxMessage).where(
         OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "result")))))
     found = keyed(session, mails)
@@ -396,15 +396,15 @@ def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, in
     game = make_game(session, ana, players=2, bots=(), invites=["bo@example.com"], seed=5, title="Duel")
     lobby.join_game(session, game.id, bo)
     session.expire_all()
-    seats = {s.tribe: s for s in session.get(Game, game.id).seats}
+    seats = {s.name: s for s in session.get(Game, game.id).seats}
     for seat in seats.values():
-        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.name)
         play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web", user_id=seat.user_id)
     state = game_state(session, session.get(Game, game.id))
     assert state.milestones()[-1].phase == "choosing"
     first = seats[state.decisions()[0].seat]
     job = ReportJob(game_id=game.id, kind="notice", age=1, phase="choosing", seq=len(state.order_log()),
-                    attempts=0, turn_seats=[first.tribe])
+                    attempts=0, turn_seats=[first.name])
     session.add(job)
     session.commit()
     if moved:

@@ -147,7 +147,7 @@ def four_player_game(session: Session, make_user: Callable[..., Any], *, seed: i
     headers = {}
     for user in users:
         seat = next(s for s in game.seats if s.user_id == user.id)
-        headers[seat.tribe] = token_headers(session, user)
+        headers[seat.name] = token_headers(session, user)
     return game.id, headers
 
 
@@ -246,7 +246,7 @@ def assert_cards_applied_once(session: Session, game_id: int, chosen: dict[str, 
         (tribe, f"card {card}") for tribe, card in chosen.items())
     assert game_row(session, game_id) == (version_before + 1, Game.ACTIVE)
     assert pending_count(session, game_id) == 0
-    waiting = session.scalars(select(Seat.tribe).where(Seat.game_id == game_id, Seat.waiting.is_(True))).all()
+    waiting = session.scalars(select(Seat.name).where(Seat.game_id == game_id, Seat.waiting.is_(True))).all()
     session.rollback()
     assert len(waiting) == 1  # the first development turn's seat, nobody else
 
