@@ -66,30 +66,30 @@ FRUITLESS = ("empty", "text_error", "command_error", "order_error")
 
 # ---- reply addresses --------------------------------------------------------------------------
 
-def seat_token(session: Session, game_id: int, tribe: str) -> str:
+def seat_token(session: Session, game_id: int, seat: str) -> str:
     """The seat's live reply token, made on first use (the caller commits)."""
     token = session.scalar(select(SeatToken.token).where(
-        SeatToken.game_id == game_id, SeatToken.seat == tribe, SeatToken.revoked_at.is_(None))
+        SeatToken.game_id == game_id, SeatToken.seat == seat, SeatToken.revoked_at.is_(None))
         .order_by(SeatToken.id.desc()).limit(1))
     if token is None:
         token = new_token()
-        session.add(SeatToken(token=token, game_id=game_id, seat=tribe))
+        session.add(SeatToken(token=token, game_id=game_id, seat=seat))
         session.flush()
     return token
 
 
 def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | None = None) -> str:
     """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
-    assert seat.name is not None, "seats get a tribe when the game starts"
+    assert seat.name is not None, "seats are named when the game starts"
     return reply_address(seat_token(session, seat.game_id, seat.name), domain=(settings or load()).domain)
 
 
-def replace_token(session: Session, game_id: int, tribe: str) -> str:
+def replace_token(session: Session, game_id: int, seat: str) -> str:
     """Revoke the seat's token (leaked address) and make a new one (the caller commits, with
     the mail that tells the player: pbem/mail/seat_address.py)."""
-    session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == tribe,
+    session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == seat,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now()))
-    return seat_token(session, game_id, tribe)
+    return seat_token(session, game_id, seat)
 
 
 # ---- receiving ----------------------------------------------------------------------------------

@@ -50,9 +50,9 @@ def territories_of(state: Any) -> dict[int, str]:
     return {t.id: t.name for t in state.board.territories}
 
 
-def _who(game: Game, tribe: str) -> str:
-    name = names_of(game).get(tribe)
-    return f"{name} ({tribe})" if name and name != tribe else tribe
+def _who(game: Game, seat: str) -> str:
+    name = names_of(game).get(seat)
+    return f"{name} ({seat})" if name and name != seat else seat
 
 
 def heading(game: Game, view: dict[str, Any]) -> str:

@@ -261,20 +261,20 @@ def _mail_hosts_outage(session: Session, hosts: dict[int, list[tuple[Game, datet
 
 # ---- missed deadlines -----------------------------------------------------------------------------
 
-def default_order(state: GameState, seed: Any, tribe: str, kind: str) -> str:
+def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
     """The default bot's order for the seat's current decision (canonical text), checked on a
     copy; the random bot stands in if the chosen bot finds nothing legal (a bot bug)."""
-    index = state.seats.index(tribe)
+    index = state.seats.index(seat)
     count = len(state.order_log())
     for attempt in range(FALLBACK_TRIES + 1):
         bot = kind if attempt == 0 else FALLBACK_BOT
-        order = make_bot(bot, f"{seed}:{tribe}:{count}:default:{attempt}").order(state.clone(), index)  # type: ignore[arg-type]
+        order = make_bot(bot, f"{seed}:{seat}:{count}:default:{attempt}").order(state.clone(), index)  # type: ignore[arg-type]
         try:
-            state.clone().apply(tribe, order)
+            state.clone().apply(seat, order)
         except OrderError:
             continue
         return to_text(order)
-    raise BotFailure(f"no legal default found for {tribe}")
+    raise BotFailure(f"no legal default found for {seat}")
 
 
 def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> None:
@@ -536,18 +536,19 @@ def takeover_games(session: Session, limit: int = 100) -> list[Game]:
                                 .order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def _offered_seat(game: Game, tribe: str) -> Seat:
-    seat = next((s for s in game.seats if s.name == tribe), None)
+def _offered_seat(game: Game, seat_name: str) -> Seat:
+    seat = next((s for s in game.seats if s.name == seat_name), None)
     if seat is None:
-        raise NotFound(f"there is no seat {str(tribe)[:16]!r} in this game")
+        raise NotFound(f"there is no seat {str(seat_name)[:16]!r} in this game")
     if seat.replacement_offered_at is None:
         raise Conflict("this seat is not offered to a replacement")
     return seat
 
 
-def rename_seat(session: Session, game: Game, tribe: str, name: str) -> None:
+def rename_seat(session: Session, game: Game, seat_name: str, player_name: str) -> None:
     """The record's player name for a seat that changed hands (bumps the version)."""
-    players = [dict(p, name=name[:60]) if p["seat"] == tribe else dict(p) for p in game.setup.get("players", [])]
+    players = [dict(p, name=player_name[:60]) if p["seat"] == seat_name else dict(p)
+               for p in game.setup.get("players", [])]
     bump_version(session, game, setup={**game.setup, "players": players})
 
 
@@ -561,25 +562,25 @@ def clear_seat(session: Session, game: Game, seat: Seat) -> None:
 
 
 @unit_of_work
-def take_over(session: Session, game_id: int, user: User, tribe: str, now: datetime) -> Seat:
+def take_over(session: Session, game_id: int, user: User, seat_name: str, now: datetime) -> Seat:
     """A person takes over a seat offered to a replacement: from now on it is theirs, with
     its view, hand and score."""
     game = lock_game(session, game_id)
     if game.status != Game.ACTIVE:
         raise Conflict("the game is not running")
-    seat = _offered_seat(game, tribe)
+    seat = _offered_seat(game, seat_name)
     if any(s.user_id == user.id for s in game.seats):
         raise Conflict("you already have a seat in this game")
     before, previous = _name(seat), seat.user
     clear_seat(session, game, seat)
     seat.user_id, seat.joined_at = user.id, now
-    rename_seat(session, game, tribe, user.display_name)
+    rename_seat(session, game, seat_name, user.display_name)
     event = _event(session, log_event(session, game, "takeover", f"{user.display_name} took over {before}", now,
-                                      seat=tribe, user_id=user.id))
+                                      seat=seat_name, user_id=user.id))
     host = session.get(User, game.created_by) if game.created_by else None
     url = links.game(base_url(), game.id)
     for person in {host, previous} - {None}:
-        mail_seat(session, game, person, event, f"{game.title}: {tribe} has a new player",
+        mail_seat(session, game, person, event, f"{game.title}: {seat_name} has a new player",
                   f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", kind="replacement")
     session.commit()
     advance(session, game.id, at=now)  # the seat now waits for its new player (who is told)
@@ -587,18 +588,18 @@ def take_over(session: Session, game_id: int, user: User, tribe: str, now: datet
 
 
 @unit_of_work
-def hand_to_bot(session: Session, game_id: int, host: User, tribe: str, bot: str, now: datetime) -> Seat:
+def hand_to_bot(session: Session, game_id: int, host: User, seat_name: str, bot: str, now: datetime) -> Seat:
     """The host gives a seat offered to a replacement to a bot for the rest of the game."""
     if bot not in BOTS:
         raise Invalid(f"unknown bot {str(bot)[:20]!r}; known: {', '.join(BOTS)}")
     game = _host_game(session, game_id, host, "hand a seat to a bot")
-    seat = _offered_seat(game, tribe)
+    seat = _offered_seat(game, seat_name)
     before = _name(seat)
     clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot = None, None, bot
-    rename_seat(session, game, tribe, seat.label)
+    rename_seat(session, game, seat_name, seat.label)
     log_event(session, game, "bot", f"{host.display_name} (host) handed {before} to the {bot} bot", now,
-              seat=tribe, user_id=host.id)
+              seat=seat_name, user_id=host.id)
     session.commit()
     advance(session, game.id, at=now)
     return seat
@@ -663,7 +664,7 @@ def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
         "paused": moment(info.paused_at),
         "pause_left_hours": round(info.pause_left.total_seconds() / 3600, 1),
         "owing": [s.name for s in info.owing],
-        "away": {tribe: moment(end) for tribe, end in info.away.items()},
+        "away": {seat: moment(end) for seat, end in info.away.items()},
         "extensions": {"this_decision": info.extensions, "hours_this_decision": info.extension_hours,
                        "hours_this_game": info.game_extension_hours, "hours_left": info.extension_hours_left},
         "takeover": [s.name for s in info.offered],

@@ -49,16 +49,16 @@ def _names(game: Game) -> dict[str, str]:
     return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
 
 
-def _is_news(event: dict[str, Any], tribe: str) -> bool:
+def _is_news(event: dict[str, Any], seat: str) -> bool:
     kind = str(event.get("type", ""))
-    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == tribe))
+    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == seat))
 
 
-def news_lines(state: Any, tribe: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
-    """What `tribe`'s reader may be told of the events after its first `start` visible ones:
+def news_lines(state: Any, seat: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
+    """What `seat`'s reader may be told of the events after its first `start` visible ones:
     plain-text lines (at most MAX_LINES, the latest) and the new cursor."""
-    events = state.events_for(state.seats.index(tribe))
-    fresh = [e for e in events[start:] if _is_news(e, tribe)]
+    events = state.events_for(state.seats.index(seat))
+    fresh = [e for e in events[start:] if _is_news(e, seat)]
     territories = {t.id: t.name for t in state.board.territories}
     texts = describe_all(fresh, names, territories)
     lines = [f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}" for e in texts]

@@ -116,8 +116,8 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
         return
     result = state.result()
     names = {player["seat"]: player["name"] for player in game.setup.get("players", [])}
-    lines = [f"{rank}. {names.get(tribe, tribe)}: {result['scores'][tribe]}"
-             for rank, tribe in enumerate(result["ranking"], start=1)]
+    lines = [f"{rank}. {names.get(seat, seat)}: {result['scores'][seat]}"
+             for rank, seat in enumerate(result["ranking"], start=1)]
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")

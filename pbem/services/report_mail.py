@@ -132,10 +132,10 @@ def final_report_owed(session: Session, game_id: int) -> bool:
         ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == content.AGES)) is not None
 
 
-def mail_key(job: ReportJob, tribe: str) -> str:
+def mail_key(job: ReportJob, seat: str) -> str:
     if job.kind == ReportJob.REPORT:
-        return f"report:{job.game_id}:{job.age}:{tribe}"
-    return f"notice:{job.game_id}:{job.age}:{job.phase}:{tribe}"
+        return f"report:{job.game_id}:{job.age}:{seat}"
+    return f"notice:{job.game_id}:{job.age}:{job.phase}:{seat}"
 
 
 def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict[str, Any]:
@@ -169,7 +169,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
             mail = _render(reader, moment, latest)
         except Exception as error:  # noqa: BLE001 - one seat must not hold up the others
             # The class and the seat only: a message could quote the hand being rendered.
-            log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["tribe"],
+            log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["seat"],
                       type(error).__name__)
             counts["failed"] += 1
             continue
@@ -223,18 +223,18 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
                   **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"} if report else {})}}
-    return {"tribe": seat.name, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
+    return {"seat": seat.name, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
             "paper_size": user.paper_size, "told": seat.name in (job.turn_seats or ())}
 
 
 def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
     """Subject, text, HTML and parts of one seat's mail: the report or notice of `moment`, and
     what is expected of the reader in the `latest` record (bots may have played on since)."""
-    tribe, age, facts = reader["tribe"], reader["age"], reader["facts"]
+    seat, age, facts = reader["seat"], reader["age"], reader["facts"]
     with bounded():
-        context = (content.age_report(moment, tribe, age, **facts) if reader["report"]
-                   else content.phase_notice(moment, tribe, age, reader["phase"], **facts))
-        context["next"] = content.next_step(latest, tribe, **facts)  # with the game's deadline now
+        context = (content.age_report(moment, seat, age, **facts) if reader["report"]
+                   else content.phase_notice(moment, seat, age, reader["phase"], **facts))
+        context["next"] = content.next_step(latest, seat, **facts)  # with the game's deadline now
         rendered = render_report(context, page_size=reader["paper_size"], pdf=reader["report"], seconds=None,
                                  memory_mb=None)
     subject = rendered.mail.subject

@@ -117,9 +117,9 @@ def test_each_mail_keys_name_the_game_the_seat_and_the_events(session, ana, bo):
     extras = [session.get(MailDelivery, m.id) for m in moves_mails(session, ana)]
     keys = [extra.key for extra in extras]
     seat = next(s for s in fresh(session, game).seats if s.user_id == ana.id)
-    tribe = seat.name
+    seat_name = seat.name
     assert {extra.reply_to for extra in extras} == {seat_reply_address(session, seat)}
-    assert keys and all(key.startswith(f"moves:{game.id}:{tribe}:") for key in keys)
+    assert keys and all(key.startswith(f"moves:{game.id}:{seat_name}:") for key in keys)
     ranges = [tuple(map(int, key.rsplit(":", 1)[1].split("-"))) for key in keys]
     assert all(a < b for a, b in ranges) and all(prev[1] == nxt[0] for prev, nxt in zip(ranges, ranges[1:]))
 

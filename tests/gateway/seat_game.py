@@ -18,7 +18,7 @@ BO = "bo@example.org"
 
 
 def ana_game(session: Session, config: Mapping[str, Any]) -> dict[str, Any]:
-    """game_id, Ana's seat (tribe), her reply address and a legal first order of hers."""
+    """game_id, Ana's seat (its name), her reply address and a legal first order of hers."""
     ana = make_user(session, ANA, "Ana")
     game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
     return _ana_seat(session, game, ana.id, config)

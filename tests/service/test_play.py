@@ -82,15 +82,15 @@ def test_a_secret_choice_stays_pending_and_can_be_replaced(session, ana, bo):
     assert [row.text for row in session.scalars(select(PendingOrder))] == [f"card {two}"]
     # Bo sees that Ana's orders are in, but not which card, and nothing is applied yet.
     seen = play.game_view(session, game, bo)
-    ana_tribe = play.seat_of(game, ana).name
-    bot_tribe = next(seat.name for seat in game.seats if seat.bot)
-    assert seen.submitted == sorted([ana_tribe, bot_tribe]) and seen.my_pending == []
-    ana_public = next(seat for seat in seen.view["seats"] if seat["seat"] == ana_tribe)
+    ana_seat = play.seat_of(game, ana).name
+    bot_seat = next(seat.name for seat in game.seats if seat.bot)
+    assert seen.submitted == sorted([ana_seat, bot_seat]) and seen.my_pending == []
+    ana_public = next(seat for seat in seen.view["seats"] if seat["seat"] == ana_seat)
     assert ana_public["power_card"] is None and not ana_public["has_chosen"]
     assert count(session, OrderLogEntry, game.id) == 0
     play.submit_for_user(session, game.id, bo, f"card {one}", channel="api")
     log = log_lines(session, game.id)
-    assert f"{ana_tribe}: card {two}" in log and len([line for line in log if ": card" in line]) == 3
+    assert f"{ana_seat}: card {two}" in log and len([line for line in log if ": card" in line]) == 3
 
 
 def test_an_order_that_does_not_parse_is_refused_with_the_grammar_message(session, ana):
@@ -146,8 +146,8 @@ def test_leftover_orders_wait_for_the_seats_next_turn(session, ana, bo):
             break
         decision = my_decision(session, game, other)
         play.submit_for_user(session, game.id, other, first_legal_order(decision[0]), channel="api")
-    mover_tribe = play.seat_of(game, mover).name
-    assert f"{mover_tribe}: place 2" in log_lines(session, game.id)
+    mover_seat = play.seat_of(game, mover).name
+    assert f"{mover_seat}: place 2" in log_lines(session, game.id)
     assert count(session, PendingOrder, game.id) == 0
 
 

@@ -128,7 +128,7 @@ def play_person(session: Session, game: Game, user: Any, until: Any) -> None:
 
 
 def coexisting(seed: int) -> Callable[[dict[str, Any]], str]:
-    """First legal orders, but pawns go anywhere (so tribes meet) and a won conflict ends in
+    """First legal orders, but pawns go anywhere (so players meet) and a won conflict ends in
     coexistence, which draws a prosperity card: hands differ from seat to seat, and a report
     showing the wrong one would be caught."""
     places = random.Random(seed)
@@ -163,10 +163,10 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     expected = len(jobs)
     held: set[str] = set()  # every hand line any report showed
 
-    for tribe, address in seats.items():
+    for seat_name, address in seats.items():
         mine = wait_until(lambda: len([m for m in sink.to(address) if "Aztlán" in m["Subject"]]) >= expected
                           and [m for m in sink.to(address) if "Aztlán" in m["Subject"]], 120,
-                          f"{tribe}'s {expected} report and notice mails", interval=0.2)
+                          f"{seat_name}'s {expected} report and notice mails", interval=0.2)
         assert len(mine) == expected  # each job once, none twice
         reports = {}
         for message in mine:
@@ -178,20 +178,20 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
                 continue
             age = int(kind.group(1) or 5)
             reports[age] = message
-            assert f"For {names[tribe]} (" in found["text"]  # rendered from its reader's own view
+            assert f"For {names[seat_name]} (" in found["text"]  # rendered from its reader's own view
             assert found["types"][:3] == ["multipart/mixed", "multipart/related", "multipart/alternative"]
             assert int(pdf_info(found["pdf"], tmp_path)["Pages"]) >= 1
             cids = set(re.findall(r'cid:([A-Za-z0-9._-]+)', found["html"]))
             assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
             assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
             if age < 5:  # its reader's hand, from the record, so nobody else's (all are public at the end)
-                context = content.age_report(full, tribe, age, names=names)
+                context = content.age_report(full, seat_name, age, names=names)
                 assert hand_lines(found["text"]) == expected_hand(context)
         assert sorted(reports) == [1, 2, 3, 4, 5]
         held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))
         assert "the final report" in reports[5]["Subject"]
         for job in notices:  # each notice names its reader's own hand too
-            context = content.phase_notice(full, tribe, job.age, job.phase, title=game.title, names=names)
+            context = content.phase_notice(full, seat_name, job.age, job.phase, title=game.title, names=names)
             message = next(m for m in mine if m["Subject"].endswith(report_subject(context)))
             assert hand_lines(parts(message)["text"]) == expected_hand(context)
     assert held - {"No prosperity card."}, "nobody ever held a card: the hand checks proved nothing"
@@ -268,8 +268,8 @@ def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wan
     session.expire_all()
     game = session.get(Game, game.id)
     state = game_state(session, game)
-    by_tribe = {s.name: s for s in game.seats}
-    first = by_tribe[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
+    by_name = {s.name: s for s in game.seats}
+    first = by_name[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
     second = next(s for s in game.seats if s is not first)
     if not first_wants_reports:
         accounts.update_profile(session, first.user, display_name="First", time_zone="UTC", notify_turn=True,
@@ -378,11 +378,11 @@ def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, ma
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
     with inline_app.app_context():
         play_person(session, game, ana, lambda state: state.is_over())
-    tribe = next(s.name for s in game.seats if s.user_id == ana.id)
+    seat_name = next(s.name for s in game.seats if s.user_id == ana.id)
     mails = list(session.scalars(select(OutboxMessage).where(
         OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "result")))))
     found = keyed(session, mails)
-    end = [kind for kind, key in found if key in (f"report:{game.id}:5:{tribe}", f"result:{game.id}:{tribe}")]
+    end = [kind for kind, key in found if key in (f"report:{game.id}:5:{seat_name}", f"result:{game.id}:{seat_name}")]
     assert end == kinds  # one mail at the end of the game, not two
     assert [kind for kind, _ in found].count("result") == kinds.count("result")
 
