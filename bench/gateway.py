@@ -76,7 +76,7 @@ def run() -> list[dict[str, Any]]:
                 lobby.join_game(session, game.id, other)
                 session.expire_all()
                 seat = next(s for s in game.seats if s.user_id == user.id)
-                cards = game_state(session, game).view(seat.tribe)["me"]["power_left"]
+                cards = game_state(session, game).view(seat.name)["me"]["power_left"]
                 seats.append((f"p{i}@bench.example", gateway.seat_reply_address(session, seat), cards))
             session.commit()
             session.remove()

@@ -24,12 +24,12 @@ def _removed(removed: dict[str, int]) -> str:
 
 
 def describe(event: dict[str, Any], names: dict[str, str], territories: dict[int, str]) -> str:
-    """One line for `event`; `names` maps tribes to player names, `territories` ids to names."""
+    """One line for `event`; `names` maps seats to player names, `territories` ids to names."""
     kind = event.get("type", "")
     handler = _HANDLERS.get(kind)
     if handler is None:
         return kind.replace("-", " ")
-    return handler(event, lambda tribe: names.get(tribe, tribe), lambda t: _place(territories, t))
+    return handler(event, lambda seat: names.get(seat, seat), lambda t: _place(territories, t))
 
 
 Name = Callable[[str], str]
@@ -46,7 +46,7 @@ def _turn(e: dict[str, Any], name: Name, place: Place) -> str:
 
 
 def _scores(e: dict[str, Any], name: Name, place: Place) -> str:
-    parts = [f"{name(tribe)} +{s['points']} (total {s['total']})" for tribe, s in e["scores"].items()]
+    parts = [f"{name(seat)} +{s['points']} (total {s['total']})" for seat, s in e["scores"].items()]
     return f"Age {e['age']} scored: " + "; ".join(parts) + "."
 
 
@@ -58,7 +58,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], Name, Place], str]] = {
     "turn": _turn,
     "scores": _scores,
     "reveal": lambda e, name, place: "Power cards revealed: " + ", ".join(
-        f"{tribe} {card}" for tribe, card in e["cards"].items()) + ".",
+        f"{seat} {card}" for seat, card in e["cards"].items()) + ".",
     "conflicts": lambda e, name, place: (
         "Conflicts in " + ", ".join(place(c["territory"]) for c in e["territories"]) + "."
         if e["territories"] else "No conflicts this age."),

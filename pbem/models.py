@@ -189,7 +189,8 @@ class Game(db.Model):
 class Seat(db.Model):
     """One player's place in a game: a person, a bot, an invitation or an open seat.
 
-    `tribe` is drawn when the game starts; `position` is then the initial stack order.
+    `name` is the seat's name in the game (the game's `seating` draws it when the game
+    starts); `position` is then the initial stack order.
     """
 
     __tablename__ = "seats"
@@ -197,7 +198,7 @@ class Seat(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
-    tribe: Mapped[str | None] = mapped_column(String(16))
+    name: Mapped[str | None] = mapped_column(String(16))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
     bot: Mapped[str | None] = mapped_column(String(20))
     invited_email: Mapped[str | None] = mapped_column(String(EMAIL_MAX))
@@ -223,7 +224,7 @@ class Seat(db.Model):
     user: Mapped[User | None] = relationship()
 
     __table_args__ = (UniqueConstraint("game_id", "position"), UniqueConstraint("game_id", "user_id"),
-                      UniqueConstraint("game_id", "tribe"))
+                      UniqueConstraint("game_id", "name"))
 
     @property
     def is_open(self) -> bool:
@@ -233,8 +234,8 @@ class Seat(db.Model):
     def label(self) -> str:
         if self.user is not None:
             return self.user.display_name
-        if self.bot:  # named by tribe once drawn: two "heuristic bot"s would be ambiguous
-            return f"{self.tribe} bot ({self.bot})" if self.tribe else f"{self.bot} bot"
+        if self.bot:  # named by seat once drawn: two "heuristic bot"s would be ambiguous
+            return f"{self.name} bot ({self.bot})" if self.name else f"{self.bot} bot"
         return "invited" if self.invited_email else "open seat"
 
 
@@ -274,15 +275,15 @@ class PendingOrder(db.Model):
 
 
 class QueuedTurn(db.Model):
-    """A development turn queued ahead (pbem/services/queue.py): applied, first queued first,
-    when the seat's turn comes in the age it was queued for."""
+    """A development turn queued ahead (pbem/services/turn_queue.py): applied, first queued
+    first, when the seat's turn comes in the round it was queued for."""
 
     __tablename__ = "queued_turns"
 
     id: Mapped[int] = mapped_column(primary_key=True)  # queue order
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[str] = mapped_column(String(16))
-    age: Mapped[int]  # the age whose development phase it is for
+    round: Mapped[int]  # the game's round (Aztlán: the age) whose turns it is for
     text: Mapped[str] = mapped_column(String(ORDER_MAX))
     channel: Mapped[str] = mapped_column(String(10))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -26,7 +26,12 @@ class ErrorSchema(Schema):
 
 class SeatSchema(Schema):
     position = fields.Int(required=True)
-    tribe = fields.Str(allow_none=True, metadata={"description": "drawn when the game starts"})
+    name = fields.Str(allow_none=True, metadata={"description": "the seat's name in the game, drawn when "
+                                                                "the game starts"})
+    # The field's name until the service named no game's words; one release more for old clients.
+    tribe = fields.Str(attribute="name", allow_none=True, dump_only=True,
+                       metadata={"description": "the same as `name`; deprecated, to be removed in the next "
+                                                "release", "deprecated": True})
     player = fields.Method("_player", metadata={"description": "display name, bot kind or 'open seat'"})
     bot = fields.Str(allow_none=True)
     waiting = fields.Bool(metadata={"description": "the game waits for a decision of this seat"})
@@ -195,7 +200,7 @@ class QueueListSchema(Schema):
 
 
 class TakeoverSchema(Schema):
-    seat = fields.Str(required=True, metadata={"description": "the tribe of a seat offered to a replacement"})
+    seat = fields.Str(required=True, metadata={"description": "the name of a seat offered to a replacement"})
 
 
 class VacationCreateSchema(Schema):

@@ -113,7 +113,7 @@ def join_game(game_id: int) -> Any:
 def view(game_id: int) -> Any:
     game = lobby.get_game_row(db.session(), game_id)
     seen = play.game_view(db.session(), game, g.user)
-    return GameViewSchema().dump({"game": game, "seat": seen.seat.tribe if seen.seat else None,
+    return GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
                                   "view": seen.view, "pending": seen.my_pending,
                                   "submitted": seen.submitted})
 

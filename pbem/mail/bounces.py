@@ -282,14 +282,14 @@ def _tell_hosts(session: Session, address: EmailAddress, addresses: list[EmailAd
     user = address.user
     if any(a.suppressed_at is None for a in addresses if a is not address):
         return
-    games = session.execute(select(Game, Seat.tribe).join(Seat, Seat.game_id == Game.id).where(
+    games = session.execute(select(Game, Seat.name).join(Seat, Seat.game_id == Game.id).where(
         Seat.user_id == user.id, Game.status == Game.ACTIVE).order_by(Game.id))
-    for game, tribe in games:
+    for game, seat_name in games:
         host = session.get(User, game.created_by) if game.created_by else None
         if host is None or host.id == user.id or host.primary_address is None:
             continue
         send_mail(session, host.primary_address, f"{game.title}: mail to {user.display_name} bounces",
-                  f"pbem can no longer deliver mail to {user.display_name} ({tribe}) in {game.title} "
+                  f"pbem can no longer deliver mail to {user.display_name} ({seat_name}) in {game.title} "
                   f"(game {game.id}): their mail server refuses it, so pbem has stopped mailing them.\n\n"
                   f"They still see the game on the web, and mail resumes once they confirm on their "
                   f"profile that their mail works again. You may want to reach them another way, or "

@@ -66,30 +66,30 @@ FRUITLESS = ("empty", "text_error", "command_error", "order_error")
 
 # ---- reply addresses --------------------------------------------------------------------------
 
-def seat_token(session: Session, game_id: int, tribe: str) -> str:
+def seat_token(session: Session, game_id: int, seat: str) -> str:
     """The seat's live reply token, made on first use (the caller commits)."""
     token = session.scalar(select(SeatToken.token).where(
-        SeatToken.game_id == game_id, SeatToken.seat == tribe, SeatToken.revoked_at.is_(None))
+        SeatToken.game_id == game_id, SeatToken.seat == seat, SeatToken.revoked_at.is_(None))
         .order_by(SeatToken.id.desc()).limit(1))
     if token is None:
         token = new_token()
-        session.add(SeatToken(token=token, game_id=game_id, seat=tribe))
+        session.add(SeatToken(token=token, game_id=game_id, seat=seat))
         session.flush()
     return token
 
 
 def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | None = None) -> str:
     """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
-    assert seat.tribe is not None, "seats get a tribe when the game starts"
-    return reply_address(seat_token(session, seat.game_id, seat.tribe), domain=(settings or load()).domain)
+    assert seat.name is not None, "seats are named when the game starts"
+    return reply_address(seat_token(session, seat.game_id, seat.name), domain=(settings or load()).domain)
 
 
-def replace_token(session: Session, game_id: int, tribe: str) -> str:
+def replace_token(session: Session, game_id: int, seat: str) -> str:
     """Revoke the seat's token (leaked address) and make a new one (the caller commits, with
     the mail that tells the player: pbem/mail/seat_address.py)."""
-    session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == tribe,
+    session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == seat,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now()))
-    return seat_token(session, game_id, tribe)
+    return seat_token(session, game_id, seat)
 
 
 # ---- receiving ----------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
         if token else None
     game = session.get(Game, found.game_id) if found is not None else None
-    seat = next((s for s in game.seats if s.tribe == found.seat), None) if game is not None else None
+    seat = next((s for s in game.seats if s.name == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
     if found is None:
         replaced = token is not None and _replaced_for(session, token, sender)
@@ -275,7 +275,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
         row.game_id, row.seat = found.game_id, found.seat
     else:
         refused = "dmarc_fail" if forged else None
-        row.game_id, row.seat, row.user_id, row.token = game.id, seat.tribe, user.id, found.token
+        row.game_id, row.seat, row.user_id, row.token = game.id, seat.name, user.id, found.token
         session.commit()  # authenticated (user_id): from here on an error sends it to review
     if refused is not None and _flooded(session, row, settings):
         return _finish(session, row, InboundMessage.IGNORED, "rate_limited")
@@ -423,7 +423,7 @@ def _replaced_for(session: Session, token: str, sender: str) -> bool:
     Anyone else writing to it learns nothing more than from any unknown address."""
     old = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_not(None)))
     game = session.get(Game, old.game_id) if old is not None else None
-    seat = next((s for s in game.seats if s.tribe == old.seat), None) if game is not None else None
+    seat = next((s for s in game.seats if s.name == old.seat), None) if game is not None else None
     return seat is not None and seat.user is not None and _confirmed(session, seat.user, sender)
 
 
@@ -567,7 +567,7 @@ def _view(session: Session, c: _Context) -> dict[str, Any] | None:
     game = session.get(Game, c.game.id, populate_existing=True)
     if game is None or game.status not in (Game.ACTIVE, Game.FINISHED):
         return None
-    return game_state(session, game).view(c.seat.tribe)
+    return game_state(session, game).view(c.seat.name)
 
 
 def _submit(session: Session, c: _Context, lines: list[str]) -> str:
@@ -591,7 +591,7 @@ def _accepted(session: Session, c: _Context, orders: list[str], pending: list[st
     assert game is not None
     seen = game_view(session, game, c.user)
     view = seen.view
-    text = (f"Accepted for {render._who(game, c.seat.tribe)} in game {game.id} "
+    text = (f"Accepted for {render._who(game, c.seat.name)} in game {game.id} "
             f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in orders))
     if pending:
         text += ("\n\nWaiting to be applied (until then you may replace them by sending new orders):\n"
@@ -623,7 +623,7 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
         return render.status(game_view(session, game, c.user), c.user)
     if isinstance(item, (cmd.Board, cmd.Hand, cmd.History)):
         state = game_state(session, game)
-        view = state.view(c.seat.tribe)
+        view = state.view(c.seat.name)
         if isinstance(item, cmd.Board):
             if not c.parts and (part := board_picture(state.board, view)) is not None:
                 c.parts.append(part)
@@ -642,7 +642,7 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
             return ("RESIGN: to give up your seat for the rest of the game (a bot plays it), send "
                     "RESIGN CONFIRM. This cannot be undone.")
         seat = resign_seat(session, game.id, session.get(User, c.user.id), now())
-        return (f"You resigned from {game.title}: the {seat.bot} bot plays {seat.tribe} from now on. "
+        return (f"You resigned from {game.title}: the {seat.bot} bot plays {seat.name} from now on. "
                 "This address no longer takes orders for it.")
     raise AssertionError(f"unhandled command {item!r}")
 
@@ -693,7 +693,7 @@ def _reply(session: Session, c: _Context, text: str) -> None:
     game = session.get(Game, c.game.id)
     seat = session.get(Seat, c.seat.id)
     reply_to = None
-    if seat is not None and seat.user_id == c.user.id and seat.tribe:
+    if seat is not None and seat.user_id == c.user.id and seat.name:
         reply_to = seat_reply_address(session, seat, c.settings)
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
     if c.ignored:

@@ -31,7 +31,7 @@ class SeatToken(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    seat: Mapped[str] = mapped_column(String(16))  # the tribe
+    seat: Mapped[str] = mapped_column(String(16))  # the seat's name (Seat.name)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

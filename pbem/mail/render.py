@@ -50,9 +50,9 @@ def territories_of(state: Any) -> dict[int, str]:
     return {t.id: t.name for t in state.board.territories}
 
 
-def _who(game: Game, tribe: str) -> str:
-    name = names_of(game).get(tribe)
-    return f"{name} ({tribe})" if name and name != tribe else tribe
+def _who(game: Game, seat: str) -> str:
+    name = names_of(game).get(seat)
+    return f"{name} ({seat})" if name and name != seat else seat
 
 
 def heading(game: Game, view: dict[str, Any]) -> str:
@@ -71,7 +71,7 @@ def expected(game: Game, view: dict[str, Any]) -> str:
 def waiting_for(seen: GameView) -> str:
     """Who the game still waits for, and for what: seats whose orders are in (bots count as
     in: they decide the moment the others have) are left out; the reader is "you"."""
-    me = seen.seat.tribe if seen.seat is not None else None
+    me = seen.seat.name if seen.seat is not None else None
     owed = [f"{'you' if d['seat'] == me else _who(seen.game, d['seat'])} ({WHAT.get(d['kind'], d['kind'])})"
             for d in seen.view.get("decisions", []) if d["seat"] not in seen.submitted]
     return "Waiting for: " + (", ".join(owed) if owed else "nobody: every order is in") + "."

@@ -47,8 +47,8 @@ def replace_address(session: Session, game_id: int, user: User, settings: MailSe
     settings = settings or load()
     game = lock_game(session, game_id)  # two replacements at once must not leave two live tokens
     seat = _own_seat(game, game_id, user)
-    assert seat.tribe is not None
-    address = reply_address(replace_token(session, game.id, seat.tribe), domain=settings.domain)
+    assert seat.name is not None
+    address = reply_address(replace_token(session, game.id, seat.name), domain=settings.domain)
     to = user.primary_address
     if to is not None:
         send_mail(session, to, f"Your new reply address for {game.title} (game {game.id})",

@@ -107,7 +107,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     before = len(state.order_log())
     milestones = len(state.milestones())  # the phases completed since get reports and notices
     owed_before = _owed(state)
-    seats = {seat.tribe: seat for seat in game.seats}
+    seats = {seat.name: seat for seat in game.seats}
     queue = _pending(session, game.id)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
     run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before)
@@ -131,19 +131,19 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     owed = {} if state.is_over() else _owed(state)
     anew = _owed_anew(lines, owed_before, owed)
     newly_waiting = []
-    for tribe, seat in seats.items():
-        owes = tribe in owed and seat.bot is None and seat.stand_in is None and not queue.get(tribe)
-        if owes and (not seat.waiting or tribe in anew):
+    for seat_name, seat in seats.items():
+        owes = seat_name in owed and seat.bot is None and seat.stand_in is None and not queue.get(seat_name)
+        if owes and (not seat.waiting or seat_name in anew):
             newly_waiting.append(seat)
         seat.waiting = owes
-        if tribe in run.errors:
-            seat.last_error = run.errors[tribe]
-        if tribe in run.held:
-            seat.queue_held_seq = run.held[tribe]
-        if tribe in run.turn_errors:  # the event: where in the log the turn was refused
-            mail_seat(session, game, seat.user, f"at{run.held[tribe]}",
+        if seat_name in run.errors:
+            seat.last_error = run.errors[seat_name]
+        if seat_name in run.held:
+            seat.queue_held_seq = run.held[seat_name]
+        if seat_name in run.turn_errors:  # the event: where in the log the turn was refused
+            mail_seat(session, game, seat.user, f"at{run.held[seat_name]}",
                       f"{game.title}: a queued turn could not be played",
-                      f"{run.turn_errors[tribe]}\n\nIt was dropped. {game.title} waits for your own "
+                      f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", kind="queue-error")
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
@@ -188,13 +188,13 @@ class _Run:
         self.logged = logged  # the order log's length so far
         self.by: dict[int, str] = {}  # order-log index -> who decided
 
-    def _bot_kind(self, tribe: str) -> str | None:
+    def _bot_kind(self, seat_name: str) -> str | None:
         """The bot that decides for this seat now: a bot seat's, or a stand-in's when the
         person has no orders of their own in (pending, or a queued turn for this turn)."""
-        seat = self.seats[tribe]
+        seat = self.seats[seat_name]
         if seat.bot:
             return seat.bot
-        if seat.stand_in and not self.queue.get(tribe) and not self._has_turn(tribe):
+        if seat.stand_in and not self.queue.get(seat_name) and not self._has_turn(seat_name):
             return seat.stand_in
         return None
 
@@ -221,21 +221,21 @@ class _Run:
                 # react to the others' secret choices.
                 chosen = {t: self._bot_order(t, kind) for t, kind in bots.items()
                           if kind and not self.queue.get(t)}
-                for tribe in waiting:
-                    if tribe in chosen:
-                        self._apply_bot(tribe, chosen[tribe])
+                for seat_name in waiting:
+                    if seat_name in chosen:
+                        self._apply_bot(seat_name, chosen[seat_name])
                     else:
-                        self._apply_queued(tribe)
+                        self._apply_queued(seat_name)
             else:
-                tribe = waiting[0]
-                if self.seats[tribe].bot:
-                    self._apply_bot(tribe, self._bot_order(tribe))
-                elif self.queue.get(tribe):
-                    self._apply_queued(tribe)
-                elif self._apply_turn(tribe):
+                seat_name = waiting[0]
+                if self.seats[seat_name].bot:
+                    self._apply_bot(seat_name, self._bot_order(seat_name))
+                elif self.queue.get(seat_name):
+                    self._apply_queued(seat_name)
+                elif self._apply_turn(seat_name):
                     pass
-                elif self._bot_kind(tribe):
-                    self._apply_bot(tribe, self._bot_order(tribe, self._bot_kind(tribe)))
+                elif self._bot_kind(seat_name):
+                    self._apply_bot(seat_name, self._bot_order(seat_name, self._bot_kind(seat_name)))
                 else:
                     return  # waiting on a person
         raise RuntimeError("advance did not settle: the game loops")
@@ -244,7 +244,7 @@ class _Run:
         """Whether the settle window after this decision's last order is still open."""
         if not self.settle:
             return False
-        arrived = [row.submitted_at for tribe in waiting for row in self.queue.get(tribe, ())]
+        arrived = [row.submitted_at for seat_name in waiting for row in self.queue.get(seat_name, ())]
         if not arrived:
             return False  # only bots decide here: nothing a person could still change
         until = max(arrived) + self.settle
@@ -253,61 +253,61 @@ class _Run:
             return True
         return False
 
-    def _bot_order(self, tribe: str, kind: str | None = None, attempt: int = 0) -> Any:
+    def _bot_order(self, seat_name: str, kind: str | None = None, attempt: int = 0) -> Any:
         state = self.state
         # Seeded from the secret seed and the log length: the same position gets the same answer.
-        seed = f"{self.seed}:{tribe}:{len(state.order_log())}:{attempt}"
-        return make_bot(kind or self.seats[tribe].bot or FALLBACK_BOT, seed).order(
-            state, state.seats.index(tribe))  # type: ignore[arg-type]
+        seed = f"{self.seed}:{seat_name}:{len(state.order_log())}:{attempt}"
+        return make_bot(kind or self.seats[seat_name].bot or FALLBACK_BOT, seed).order(
+            state, state.seats.index(seat_name))  # type: ignore[arg-type]
 
-    def _apply_bot(self, tribe: str, order: Any) -> None:
+    def _apply_bot(self, seat_name: str, order: Any) -> None:
         for attempt in range(FALLBACK_TRIES + 1):
             try:
-                self.state.apply(tribe, order)  # type: ignore[attr-defined]
-                self._logged("bot" if self.seats[tribe].bot else "stand-in", 1)
+                self.state.apply(seat_name, order)  # type: ignore[attr-defined]
+                self._logged("bot" if self.seats[seat_name].bot else "stand-in", 1)
                 return
             except OrderError:
-                order = self._bot_order(tribe, FALLBACK_BOT, attempt)
-        raise BotFailure(f"no legal order found for the {tribe} bot")
+                order = self._bot_order(seat_name, FALLBACK_BOT, attempt)
+        raise BotFailure(f"no legal order found for the {seat_name} bot")
 
-    def _apply_queued(self, tribe: str) -> None:
-        rows = self.queue.pop(tribe)
+    def _apply_queued(self, seat_name: str) -> None:
+        rows = self.queue.pop(seat_name)
         try:
             orders = [order for row in rows for order in self.state.parse(row.text)]
-            leftover = self.state.submit(tribe, orders)
+            leftover = self.state.submit(seat_name, orders)
         except OrderError as error:
             # Valid when submitted, refused now (the game moved on): drop it and tell the player.
-            self.errors[tribe] = f"{'; '.join(row.text for row in rows)}: {error}"
+            self.errors[seat_name] = f"{'; '.join(row.text for row in rows)}: {error}"
             self.consumed.extend(rows)
             return
         self._logged("default" if any(row.channel == "default" for row in rows) else "player")
         used = len(rows) - len(leftover)
         self.consumed.extend(rows[:used])
         if leftover:
-            self.queue[tribe] = rows[used:]
+            self.queue[seat_name] = rows[used:]
 
     # ---- development turns queued ahead ------------------------------------------------------
 
-    def _has_turn(self, tribe: str) -> bool:
+    def _has_turn(self, seat_name: str) -> bool:
         """A queued turn may be played now: the seat owes a development turn of the age it
         was queued for, and no queued turn failed in this very turn."""
-        rows = self.turns.get(tribe)
-        return (bool(rows) and self.held.get(tribe) != self.logged
+        rows = self.turns.get(seat_name)
+        return (bool(rows) and self.held.get(seat_name) != self.logged
                 and self.state.decisions(options=False)[0].kind == "turn"
-                and getattr(self.state, "age", None) == rows[0].age)  # type: ignore[index]
+                and getattr(self.state, "age", None) == rows[0].round)  # type: ignore[index]
 
-    def _apply_turn(self, tribe: str) -> bool:
+    def _apply_turn(self, seat_name: str) -> bool:
         """Play the seat's next queued turn; False if there is none, or it is illegal now (then
         it is dropped and the queue waits for the seat's own order for this turn)."""
-        if not self._has_turn(tribe):
+        if not self._has_turn(seat_name):
             return False
-        row = self.turns[tribe].pop(0)
+        row = self.turns[seat_name].pop(0)
         self.consumed.append(row)
         try:
-            self.state.submit(tribe, self.state.parse(row.text))
+            self.state.submit(seat_name, self.state.parse(row.text))
         except OrderError as error:
-            self.turn_errors[tribe] = self.errors[tribe] = f"queued turn '{row.text}': {error}"
-            self.held[tribe] = self.logged
+            self.turn_errors[seat_name] = self.errors[seat_name] = f"queued turn '{row.text}': {error}"
+            self.held[seat_name] = self.logged
             return False
         self._logged("player")
         return True
@@ -316,9 +316,9 @@ class _Run:
         """Queued turns for an age whose development phase is over (or a finished game) go."""
         state = self.state
         age, phase = getattr(state, "age", None), getattr(state, "phase", None)
-        for tribe, rows in self.turns.items():
-            stale = [row for row in rows if state.is_over() or age is None or row.age < age
-                     or (row.age == age and phase not in ("choosing", "development"))]
+        for seat_name, rows in self.turns.items():
+            stale = [row for row in rows if state.is_over() or age is None or row.round < age
+                     or (row.round == age and phase not in ("choosing", "development"))]
             if stale:
                 self.consumed.extend(stale)
-                self.turns[tribe] = [row for row in rows if row not in stale]
+                self.turns[seat_name] = [row for row in rows if row not in stale]

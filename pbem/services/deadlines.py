@@ -223,7 +223,7 @@ def _running(game: Game) -> bool:
 
 
 def _name(seat: Seat) -> str:
-    return f"{seat.label} ({seat.tribe})"
+    return f"{seat.label} ({seat.name})"
 
 
 def _age(state: GameState) -> str:
@@ -282,20 +282,20 @@ def _mail_hosts_outage(session: Session, hosts: dict[int, list[tuple[Game, datet
 
 # ---- missed deadlines -----------------------------------------------------------------------------
 
-def default_order(state: GameState, seed: Any, tribe: str, kind: str) -> str:
+def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
     """The default bot's order for the seat's current decision (canonical text), checked on a
     copy; the random bot stands in if the chosen bot finds nothing legal (a bot bug)."""
-    index = state.seats.index(tribe)
+    index = state.seats.index(seat)
     count = len(state.order_log())
     for attempt in range(FALLBACK_TRIES + 1):
         bot = kind if attempt == 0 else FALLBACK_BOT
-        order = make_bot(bot, f"{seed}:{tribe}:{count}:default:{attempt}").order(state.clone(), index)  # type: ignore[arg-type]
+        order = make_bot(bot, f"{seed}:{seat}:{count}:default:{attempt}").order(state.clone(), index)  # type: ignore[arg-type]
         try:
-            state.clone().apply(tribe, order)
+            state.clone().apply(seat, order)
         except OrderError:
             continue
         return to_text(order)
-    raise BotFailure(f"no legal default found for {tribe}")
+    raise BotFailure(f"no legal default found for {seat}")
 
 
 def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> None:
@@ -318,28 +318,28 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     for seat in seats:
         seat.missed_in_row += 1
         seat.missed_total += 1
-        assert seat.tribe is not None
+        assert seat.name is not None
         if play_default:
-            text = default_order(state, game.setup.get("seed"), seat.tribe, policy.default)
-            session.add(PendingOrder(game_id=game.id, seat=seat.tribe, text=text, channel="default",
+            text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
+            session.add(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
                                      submitted_at=now))
             log_event(session, game, "default", f"{_age(state)}{_name(seat)} missed the deadline for {public} "
-                      f"(missed: default — the {policy.default} bot decided)", now, seat=seat.tribe,
+                      f"(missed: default — the {policy.default} bot decided)", now, seat=seat.name,
                       user_id=seat.user_id)
             mail_seat(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
                       f"You missed the deadline ({when(game.deadline_at, seat.user)}) to {what} in "
                       f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
                       f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
                       f"offered to a replacement player).\n\n{url}\n", kind="missed")
-            report.defaulted.append((game.id, seat.tribe))
+            report.defaulted.append((game.id, seat.name))
         else:
             log_event(session, game, "missed", f"{_age(state)}{_name(seat)} missed the deadline for {public}; "
-                      "the game waits for them", now, seat=seat.tribe, user_id=seat.user_id)
-            report.missed.append((game.id, seat.tribe))
+                      "the game waits for them", now, seat=seat.name, user_id=seat.user_id)
+            report.missed.append((game.id, seat.name))
         if seat.missed_in_row >= policy.replace_after and seat.replacement_offered_at is None:
             _offer(session, game, seat, now, policy.abandoned, url, passed)
             offered.append(seat)
-            report.offered.append((game.id, seat.tribe))
+            report.offered.append((game.id, seat.name))
     if not play_default:
         window = policy.hours_for(kind) or 24
         game.deadline_delay = (game.deadline_delay or 0) + window * 3600  # the game waits one more window
@@ -367,10 +367,10 @@ def _offer(session: Session, game: Game, seat: Seat, now: datetime, bot: str, ur
     seat.stand_in, seat.stand_in_reason = bot, "abandoned"
     log_event(session, game, "offered", f"{_name(seat)} missed {seat.missed_in_row} deadlines in a row: "
               f"the seat is open for takeover; the {bot} bot plays it until someone takes it over",
-              now, seat=seat.tribe, user_id=seat.user_id)
+              now, seat=seat.name, user_id=seat.user_id)
     host = session.get(User, game.created_by) if game.created_by else None
-    mail_seat(session, game, host, f"offer-{seat.tribe}-{passed}",
-              f"{game.title}: {seat.tribe} is offered to a replacement",
+    mail_seat(session, game, host, f"offer-{seat.name}-{passed}",
+              f"{game.title}: {seat.name} is offered to a replacement",
               f"{_name(seat)} missed {seat.missed_in_row} deadlines in a row in {game.title}. The seat is "
               f"now listed for takeover in the lobby, and the {bot} bot plays it until someone takes it "
               f"over. As the host you may also hand it to a bot for good on the game's page.\n\n{url}\n",
@@ -410,7 +410,7 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
                      f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, seat.user)} "
                      f"(in about {max(1, round(left.total_seconds() / 3600))} hours).\n\n{url}\n",
                      kind="reminder"):
-            report.reminded.append((game.id, seat.tribe or ""))
+            report.reminded.append((game.id, seat.name or ""))
     game.reminded = offset
     session.commit()
 
@@ -557,18 +557,19 @@ def takeover_games(session: Session, limit: int = 100) -> list[Game]:
                                 .order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def _offered_seat(game: Game, tribe: str) -> Seat:
-    seat = next((s for s in game.seats if s.tribe == tribe), None)
+def _offered_seat(game: Game, seat_name: str) -> Seat:
+    seat = next((s for s in game.seats if s.name == seat_name), None)
     if seat is None:
-        raise NotFound(f"there is no seat {str(tribe)[:16]!r} in this game")
+        raise NotFound(f"there is no seat {str(seat_name)[:16]!r} in this game")
     if seat.replacement_offered_at is None:
         raise Conflict("this seat is not offered to a replacement")
     return seat
 
 
-def rename_seat(session: Session, game: Game, tribe: str, name: str) -> None:
+def rename_seat(session: Session, game: Game, seat_name: str, player_name: str) -> None:
     """The record's player name for a seat that changed hands (bumps the version)."""
-    players = [dict(p, name=name[:60]) if p["seat"] == tribe else dict(p) for p in game.setup.get("players", [])]
+    players = [dict(p, name=player_name[:60]) if p["seat"] == seat_name else dict(p)
+               for p in game.setup.get("players", [])]
     bump_version(session, game, setup={**game.setup, "players": players})
 
 
@@ -577,30 +578,30 @@ def clear_seat(session: Session, game: Game, seat: Seat) -> None:
     seat.replacement_offered_at = seat.stand_in = seat.stand_in_reason = None
     seat.missed_in_row, seat.last_error, seat.queue_held_seq = 0, None, None
     for model in (PendingOrder, QueuedTurn):  # the previous player's plans are not the new one's
-        for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.tribe)):
+        for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.name)):
             session.delete(row)
 
 
 @unit_of_work
-def take_over(session: Session, game_id: int, user: User, tribe: str, now: datetime) -> Seat:
+def take_over(session: Session, game_id: int, user: User, seat_name: str, now: datetime) -> Seat:
     """A person takes over a seat offered to a replacement: from now on it is theirs, with
     its view, hand and score."""
     game = lock_game(session, game_id)
     if game.status != Game.ACTIVE:
         raise Conflict("the game is not running")
-    seat = _offered_seat(game, tribe)
+    seat = _offered_seat(game, seat_name)
     if any(s.user_id == user.id for s in game.seats):
         raise Conflict("you already have a seat in this game")
     before, previous = _name(seat), seat.user
     clear_seat(session, game, seat)
     seat.user_id, seat.joined_at = user.id, now
-    rename_seat(session, game, tribe, user.display_name)
+    rename_seat(session, game, seat_name, user.display_name)
     event = _event(session, log_event(session, game, "takeover", f"{user.display_name} took over {before}", now,
-                                      seat=tribe, user_id=user.id))
+                                      seat=seat_name, user_id=user.id))
     host = session.get(User, game.created_by) if game.created_by else None
     url = links.game(base_url(), game.id)
     for person in {host, previous} - {None}:
-        mail_seat(session, game, person, event, f"{game.title}: {tribe} has a new player",
+        mail_seat(session, game, person, event, f"{game.title}: {seat_name} has a new player",
                   f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", kind="replacement")
     session.commit()
     advance(session, game.id, at=now)  # the seat now waits for its new player (who is told)
@@ -608,18 +609,18 @@ def take_over(session: Session, game_id: int, user: User, tribe: str, now: datet
 
 
 @unit_of_work
-def hand_to_bot(session: Session, game_id: int, host: User, tribe: str, bot: str, now: datetime) -> Seat:
+def hand_to_bot(session: Session, game_id: int, host: User, seat_name: str, bot: str, now: datetime) -> Seat:
     """The host gives a seat offered to a replacement to a bot for the rest of the game."""
     if bot not in BOTS:
         raise Invalid(f"unknown bot {str(bot)[:20]!r}; known: {', '.join(BOTS)}")
     game = _host_game(session, game_id, host, "hand a seat to a bot")
-    seat = _offered_seat(game, tribe)
+    seat = _offered_seat(game, seat_name)
     before = _name(seat)
     clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot = None, None, bot
-    rename_seat(session, game, tribe, seat.label)
+    rename_seat(session, game, seat_name, seat.label)
     log_event(session, game, "bot", f"{host.display_name} (host) handed {before} to the {bot} bot", now,
-              seat=tribe, user_id=host.id)
+              seat=seat_name, user_id=host.id)
     session.commit()
     advance(session, game.id, at=now)
     return seat
@@ -667,7 +668,7 @@ def deadline_info(session: Session, game: Game, user: User | None, now: datetime
         kind=current_kind(state) if running and state is not None else None,
         paused_at=game.paused_at, pause_left=pause_left(game, now),
         owing=owing(session, game, state) if running and state is not None else [],
-        away={s.tribe: away[s.user_id] for s in game.seats if s.tribe and s.user_id in away},
+        away={s.name: away[s.user_id] for s in game.seats if s.name and s.user_id in away},
         extensions=count, extension_hours=used, game_extension_hours=total,
         offered=[s for s in game.seats if s.replacement_offered_at is not None] if running else [],
         log=events, policy=policy_of(game), is_host=user is not None and user.id == game.created_by)
@@ -683,13 +684,13 @@ def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
         "time_zone": reader.time_zone if reader is not None else "UTC",
         "paused": moment(info.paused_at),
         "pause_left_hours": round(info.pause_left.total_seconds() / 3600, 1),
-        "owing": [s.tribe for s in info.owing],
-        "away": {tribe: moment(end) for tribe, end in info.away.items()},
+        "owing": [s.name for s in info.owing],
+        "away": {seat: moment(end) for seat, end in info.away.items()},
         "extensions": {"this_decision": info.extensions, "hours_this_decision": info.extension_hours,
                        "hours_this_game": info.game_extension_hours, "hours_left": info.extension_hours_left},
-        "takeover": [s.tribe for s in info.offered],
-        "missed": {s.tribe: {"in_row": s.missed_in_row, "total": s.missed_total}
-                   for s in info.game.seats if s.tribe},
+        "takeover": [s.name for s in info.offered],
+        "missed": {s.name: {"in_row": s.missed_in_row, "total": s.missed_total}
+                   for s in info.game.seats if s.name},
         "policy": {"hours": policy.hours, "on_missed": policy.on_missed, "default": policy.default,
                    "replace_after": policy.replace_after, "abandoned": policy.abandoned,
                    "vacation": policy.vacation},

@@ -246,13 +246,13 @@ def start_game(session: Session, game: Game) -> None:
     the record.  Atomic: the game is either open with no players or active with all."""
     rules = get_game(game.kind)
     seed = game.setup["seed"]
-    tribes = rules.seating(seed, len(game.seats))  # type: ignore[attr-defined]
+    seat_names = rules.seating(seed, len(game.seats))  # type: ignore[attr-defined]
     occupants = list(game.seats)
     random.Random(f"{seed}:places").shuffle(occupants)
     players = []
-    for tribe, seat in zip(tribes, occupants, strict=True):
-        seat.tribe = tribe
-        players.append({"seat": tribe, "name": seat.label})
+    for seat_name, seat in zip(seat_names, occupants, strict=True):
+        seat.name = seat_name
+        players.append({"seat": seat_name, "name": seat.label})
     bump_version(session, game, status=Game.ACTIVE, started_at=now(),
                  setup={**game.setup, "players": players})
     session.commit()

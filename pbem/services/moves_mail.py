@@ -49,16 +49,16 @@ def _names(game: Game) -> dict[str, str]:
     return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
 
 
-def _is_news(event: dict[str, Any], tribe: str) -> bool:
+def _is_news(event: dict[str, Any], seat: str) -> bool:
     kind = str(event.get("type", ""))
-    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == tribe))
+    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == seat))
 
 
-def news_lines(state: Any, tribe: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
-    """What `tribe`'s reader may be told of the events after its first `start` visible ones:
+def news_lines(state: Any, seat: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
+    """What `seat`'s reader may be told of the events after its first `start` visible ones:
     plain-text lines (at most MAX_LINES, the latest) and the new cursor."""
-    events = state.events_for(state.seats.index(tribe))
-    fresh = [e for e in events[start:] if _is_news(e, tribe)]
+    events = state.events_for(state.seats.index(seat))
+    fresh = [e for e in events[start:] if _is_news(e, seat)]
     territories = {t.id: t.name for t in state.board.territories}
     texts = describe_all(fresh, names, territories)
     lines = [f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}" for e in texts]
@@ -68,7 +68,7 @@ def news_lines(state: Any, tribe: str, names: dict[str, str], start: int) -> tup
 
 
 def _news(game: Game, state: Any, seat: Seat, cursor: int) -> News:
-    lines, end = news_lines(state, seat.tribe or "", _names(game), cursor)
+    lines, end = news_lines(state, seat.name or "", _names(game), cursor)
     return News(seat, cursor, end, lines)
 
 
@@ -95,7 +95,7 @@ def _claim(session: Session, game: Game, state: Any, seat: Seat) -> News:
 def _wants(seat: Seat, choice: str) -> str | None:
     """The seat person's address if they chose `choice` for opponents' moves."""
     user = seat.user
-    if user is None or seat.tribe is None or seat.bot is not None or user.opponent_moves != choice:
+    if user is None or seat.name is None or seat.bot is not None or user.opponent_moves != choice:
         return None
     return user.primary_address
 
@@ -117,7 +117,7 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
             send_mail(session, address, f"{game.title}: your opponents moved (game {game.id})",
                       f"{game.title} (game {game.id}), what happened:\n" + "\n".join(news.lines) + "\n"
                       + _footer(links.game(base_url(), game.id)),
-                      kind=KIND, key=f"moves:{game.id}:{seat.tribe}:{news.start}-{news.end}",
+                      kind=KIND, key=f"moves:{game.id}:{seat.name}:{news.start}-{news.end}",
                       reply_to=seat_reply_address(session, seat))
 
 
@@ -181,7 +181,7 @@ def _digest(session: Session, user_id: int, now: datetime) -> bool:
         return False
     day = now.astimezone(zone(user.time_zone)).date()
     seats = list(session.scalars(select(Seat).join(Game).where(Seat.user_id == user.id, Game.status == Game.ACTIVE,
-                                                                Seat.tribe.is_not(None)).order_by(Game.id)))
+                                                                Seat.name.is_not(None)).order_by(Game.id)))
     sections = []
     for seat in seats:
         cursor = _locked_cursor(session, seat, skip_locked=True)

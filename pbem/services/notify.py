@@ -56,7 +56,7 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
         _results(session, game, state)
         return
     for seat in newly_waiting:
-        if seat.tribe not in told:
+        if seat.name not in told:
             queue_turn_mail(session, game, state, seat)
 
 
@@ -66,10 +66,10 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     length, by default `state`'s).  Also the fallback of a report mail that failed to render."""
     user = seat.user
     address = user.primary_address if user is not None else None
-    kind = next((d.kind for d in state.decisions(options=False) if d.seat == seat.tribe), None)
+    kind = next((d.kind for d in state.decisions(options=False) if d.seat == seat.name), None)
     if address is None or not user.notify_turn or kind is None:
         return
-    key = f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.tribe}"
+    key = f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.name}"
     if queued(session, key):  # asked before the news below is claimed for this mail
         return
     url = links.game(base_url(), game.id)
@@ -92,10 +92,10 @@ def mail_seat(session: Session, game: Game, user: User | None, event: str, subje
     already); False if they have no address or turned this kind of mail off."""
     if user is None:
         return False
-    seat = next((s for s in game.seats if s.user_id == user.id and s.tribe), None)
+    seat = next((s for s in game.seats if s.user_id == user.id and s.name), None)
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     return mail_user(session, user, subject, body, kind=kind,
-                     key=f"{kind}:{game.id}:{event}:{seat.tribe if seat else f'user{user.id}'}",
+                     key=f"{kind}:{game.id}:{event}:{seat.name if seat else f'user{user.id}'}",
                      reply_to=seat_reply_address(session, seat) if seat else None)
 
 
@@ -116,11 +116,11 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
         return
     result = state.result()
     names = {player["seat"]: player["name"] for player in game.setup.get("players", [])}
-    lines = [f"{rank}. {names.get(tribe, tribe)}: {result['scores'][tribe]}"
-             for rank, tribe in enumerate(result["ranking"], start=1)]
+    lines = [f"{rank}. {names.get(seat, seat)}: {result['scores'][seat]}"
+             for rank, seat in enumerate(result["ranking"], start=1)]
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
-    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.tribe}",
+    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.name}",
               reply_to=seat_reply_address(session, seat))  # HISTORY, BOARD still answer after the end

@@ -55,7 +55,7 @@ def seat_of(game: Game, user: User | None) -> Seat | None:
 def require_seat(game: Game, user: User | None) -> Seat:
     """The seat `user` plays in `game`; nobody acts for a seat that is not theirs."""
     seat = seat_of(game, user)
-    if seat is None or seat.tribe is None:
+    if seat is None or seat.name is None:
         raise Forbidden("you have no seat in this game")
     return seat
 
@@ -79,15 +79,15 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
         raise ValueError(f"unknown channel {channel!r}")
     if len(text or "") > MAX_SUBMISSION:
         raise OrderRejected(f"a submission has at most {MAX_SUBMISSION} characters")
-    game_id, tribe = seat.game_id, seat.tribe
-    assert tribe is not None, "seats get a tribe when the game starts"
+    game_id, seat_name = seat.game_id, seat.name
+    assert seat_name is not None, "seats are named when the game starts"
     game = lock_game(session, game_id)
     if game.status != Game.ACTIVE:
         raise Conflict("the game is over" if game.status == Game.FINISHED else "the game is not running")
     state = game_state(session, game)
-    canonical = _check(state, tribe, text or "")
-    session.execute(delete(PendingOrder).where(PendingOrder.game_id == game_id, PendingOrder.seat == tribe))
-    rows = [PendingOrder(game_id=game_id, seat=tribe, text=line, channel=channel, user_id=user_id)
+    canonical = _check(state, seat_name, text or "")
+    session.execute(delete(PendingOrder).where(PendingOrder.game_id == game_id, PendingOrder.seat == seat_name))
+    rows = [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel, user_id=user_id)
             for line in canonical]
     session.add_all(rows)
     seat.last_error = None
@@ -98,26 +98,26 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     session.commit()  # committed before acknowledged
     if advance_mode() == "queue":
         request_advance(session, game_id)  # sent now, after the commit: the worker sees the order
-        return Receipt(game_id, tribe, canonical, list(canonical), _message(canonical, canonical, queued=True))
+        return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True))
     try:
         advance(session, game_id, settle=False)  # inline: no worker would come back after a window
     except StaleGame:
         session.rollback()  # others kept changing the game; their advance applies these orders
     still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
     pending = [line for line, row_id in zip(canonical, ids, strict=True) if row_id in still]
-    return Receipt(game_id, tribe, canonical, pending, _message(canonical, pending))
+    return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
 
 
-def _check(state: Any, tribe: str, text: str) -> list[str]:
+def _check(state: Any, seat: str, text: str) -> list[str]:
     """The canonical lines of `text` if the seat may give these orders now."""
     try:
         orders = state.parse(text)
         if not orders:
             raise OrderRejected("no orders found: write one order per line")
         trial = state.clone()
-        if state.seats.index(tribe) not in trial.waiting():
-            trial.apply(tribe, orders[0])  # raises the engine's precise "not your decision" error
-        trial.submit(tribe, orders)
+        if state.seats.index(seat) not in trial.waiting():
+            trial.apply(seat, orders[0])  # raises the engine's precise "not your decision" error
+        trial.submit(seat, orders)
     except ParseError as error:
         raise OrderRejected(str(error), expected=error.expected, line=error.line) from None
     except OrderError as error:
@@ -148,7 +148,7 @@ def withdraw(session: Session, seat: Seat) -> int:
     """Withdraw the seat's pending orders; returns how many there were."""
     lock_game(session, seat.game_id)
     result = session.execute(delete(PendingOrder).where(PendingOrder.game_id == seat.game_id,
-                                                        PendingOrder.seat == seat.tribe))
+                                                        PendingOrder.seat == seat.name))
     session.commit()
     return result.rowcount or 0  # type: ignore[attr-defined]
 
@@ -169,15 +169,15 @@ class GameView:
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
     seat = seat_of(game, user)
     state = game_state(session, game)
-    tribe = seat.tribe if seat is not None else None
-    view = state.view(tribe)
+    seat_name = seat.name if seat is not None else None
+    view = state.view(seat_name)
     pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
                                    .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
     waiting = {d["seat"] for d in view["decisions"]}
     # Bots decide the moment the others have: count them as in.
-    ready = {owner for owner, _ in pending} | {s.tribe for s in game.seats if s.bot}
+    ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}
     return GameView(game, seat, view,
-                    my_pending=[text for owner, text in pending if owner == tribe],
+                    my_pending=[text for owner, text in pending if owner == seat_name],
                     submitted=sorted(ready & waiting))
 
 

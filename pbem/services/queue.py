@@ -202,7 +202,7 @@ def stalled_games(session: Session, now: datetime, grace: timedelta = STALL_GRAC
     nobody they wait for is missing: a seat that owes a decision has its orders in, or no
     seat owes anything at all."""
     owed = aliased(Seat)
-    has_orders = exists().where(PendingOrder.game_id == owed.game_id, PendingOrder.seat == owed.tribe)
+    has_orders = exists().where(PendingOrder.game_id == owed.game_id, PendingOrder.seat == owed.name)
     unprocessed = exists().where(owed.game_id == Game.id, owed.waiting.is_(True), has_orders)
     anyone_waiting = exists().where(Seat.game_id == Game.id, Seat.waiting.is_(True))
     latest = select(PendingOrder.game_id, func.max(PendingOrder.submitted_at).label("latest")) \

@@ -69,7 +69,7 @@ def plan(crossed: Sequence[Milestone]) -> list[tuple[str, int, str]]:
 def wants_results(seat: Seat) -> str | None:
     """The address a seat's reports go to: a person who has one and wants results mail."""
     user = seat.user
-    if user is None or not user.notify_results or seat.tribe is None:
+    if user is None or not user.notify_results or seat.name is None:
         return None
     return user.primary_address
 
@@ -82,7 +82,7 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
     jobs = plan(state.milestones()[since:])
     if not jobs:
         return set()
-    told = sorted(seat.tribe for seat in newly_waiting if wants_results(seat) is not None)
+    told = sorted(seat.name for seat in newly_waiting if wants_results(seat) is not None)
     seq = len(state.order_log())
     rows = [ReportJob(game_id=game.id, kind=kind, age=age, phase=phase, seq=seq, attempts=0,
                       turn_seats=told if i == len(jobs) - 1 else None)
@@ -132,10 +132,10 @@ def final_report_owed(session: Session, game_id: int) -> bool:
         ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == content.AGES)) is not None
 
 
-def mail_key(job: ReportJob, tribe: str) -> str:
+def mail_key(job: ReportJob, seat: str) -> str:
     if job.kind == ReportJob.REPORT:
-        return f"report:{job.game_id}:{job.age}:{tribe}"
-    return f"notice:{job.game_id}:{job.age}:{job.phase}:{tribe}"
+        return f"report:{job.game_id}:{job.age}:{seat}"
+    return f"notice:{job.game_id}:{job.age}:{job.phase}:{seat}"
 
 
 def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict[str, Any]:
@@ -159,7 +159,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
         address = wants_results(seat)
         if address is None:
             continue
-        key = mail_key(job, seat.tribe)  # type: ignore[arg-type]
+        key = mail_key(job, seat.name)  # type: ignore[arg-type]
         if queued(session, key):  # checked before rendering: a second run costs nothing
             counts["skipped"] += 1
             continue
@@ -169,7 +169,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
             mail = _render(reader, moment, latest)
         except Exception as error:  # noqa: BLE001 - one seat must not hold up the others
             # The class and the seat only: a message could quote the hand being rendered.
-            log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["tribe"],
+            log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["seat"],
                       type(error).__name__)
             counts["failed"] += 1
             continue
@@ -194,47 +194,47 @@ def give_up(session: Session, job_id: int) -> list[str]:
     assert game is not None
     state = game_state(session, game)
     missing = [seat for seat in sorted(game.seats, key=lambda s: s.position) if wants_results(seat) is not None
-               and not queued(session, mail_key(job, seat.tribe))]  # type: ignore[arg-type]
+               and not queued(session, mail_key(job, seat.name))]  # type: ignore[arg-type]
     for seat in missing:
-        if seat.tribe in (job.turn_seats or ()):
+        if seat.name in (job.turn_seats or ()):
             notify.queue_turn_mail(session, game, state, seat, seq=job.seq)
         if is_final(job):
             notify.queue_result_mail(session, game, state, seat)
     job.done_at = now()
     log.error("report job %s given up after %s runs; plain mails for %s", job.id, job.attempts,
-              [seat.tribe for seat in missing])
+              [seat.name for seat in missing])
     try:
         session.commit()
     except IntegrityError:  # another run gave up meanwhile: its mails have the same keys
         session.rollback()
-    return [seat.tribe for seat in missing]  # type: ignore[misc]
+    return [seat.name for seat in missing]  # type: ignore[misc]
 
 
 def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
     """What one seat's render needs, read from the database beforehand as plain values."""
     from pbem.services.notify import base_url  # notify imports this module
     user = seat.user
-    assert user is not None and seat.tribe is not None
+    assert user is not None and seat.name is not None
     base = base_url()
     report = job.kind == ReportJob.REPORT
     facts: dict[str, Any] = {
-        "title": game.title, "names": {s.tribe: s.label for s in game.seats if s.tribe},
+        "title": game.title, "names": {s.name: s.label for s in game.seats if s.name},
         "tz": user.time_zone or "UTC", "deadline": game.deadline_at,
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
                   **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"} if report else {})}}
-    return {"tribe": seat.tribe, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
-            "paper_size": user.paper_size, "told": seat.tribe in (job.turn_seats or ())}
+    return {"seat": seat.name, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
+            "paper_size": user.paper_size, "told": seat.name in (job.turn_seats or ())}
 
 
 def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
     """Subject, text, HTML and parts of one seat's mail: the report or notice of `moment`, and
     what is expected of the reader in the `latest` record (bots may have played on since)."""
-    tribe, age, facts = reader["tribe"], reader["age"], reader["facts"]
+    seat, age, facts = reader["seat"], reader["age"], reader["facts"]
     with bounded():
-        context = (content.age_report(moment, tribe, age, **facts) if reader["report"]
-                   else content.phase_notice(moment, tribe, age, reader["phase"], **facts))
-        context["next"] = content.next_step(latest, tribe, **facts)  # with the game's deadline now
+        context = (content.age_report(moment, seat, age, **facts) if reader["report"]
+                   else content.phase_notice(moment, seat, age, reader["phase"], **facts))
+        context["next"] = content.next_step(latest, seat, **facts)  # with the game's deadline now
         rendered = render_report(context, page_size=reader["paper_size"], pdf=reader["report"], seconds=None,
                                  memory_mb=None)
     subject = rendered.mail.subject

@@ -31,6 +31,6 @@ def seat_report(session: Session, game: Game, user: User, age: int, page_size: s
     if age not in scored_ages(session, game):
         raise NotFound(f"there is no report of age {age} yet")
     full = record(game, log_lines(session, game.id))  # replayed here only; the report is built from the seat's view
-    names = {s.tribe: s.label for s in game.seats if s.tribe}
-    return pdf_for_record(full, seat.tribe, age, page_size=page_size, title=game.title, names=names,
+    names = {s.name: s.label for s in game.seats if s.name}
+    return pdf_for_record(full, seat.name, age, page_size=page_size, title=game.title, names=names,
                           tz=user.time_zone or "UTC")

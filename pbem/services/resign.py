@@ -33,11 +33,11 @@ def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Se
         bot = FALLBACK_BOT
     clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot, seat.waiting = None, None, bot, False
-    rename_seat(session, game, seat.tribe, seat.label)
-    log_event(session, game, "resign", f"{user.display_name} resigned; the {bot} bot plays {seat.tribe}",
-              now, seat=seat.tribe, user_id=user.id)
+    rename_seat(session, game, seat.name, seat.label)
+    log_event(session, game, "resign", f"{user.display_name} resigned; the {bot} bot plays {seat.name}",
+              now, seat=seat.name, user_id=user.id)
     # The seat's reply address stops working.
-    session.execute(update(SeatToken).where(SeatToken.game_id == game.id, SeatToken.seat == seat.tribe,
+    session.execute(update(SeatToken).where(SeatToken.game_id == game.id, SeatToken.seat == seat.name,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now))
     session.commit()
     advance(session, game.id, at=now)

@@ -113,7 +113,7 @@ def owing(session: Session, game: Game, state: GameState) -> list[Seat]:
     waiting = {d.seat for d in state.decisions(options=False)}
     acted = set(session.scalars(select(PendingOrder.seat).where(PendingOrder.game_id == game.id)))
     return [seat for seat in game.seats
-            if seat.tribe in waiting and seat.tribe not in acted and seat.bot is None
+            if seat.name in waiting and seat.name not in acted and seat.bot is None
             and seat.stand_in is None and seat.user_id is not None]
 
 

@@ -82,8 +82,8 @@ def queue_turns(session: Session, game_id: int, user: User, text: str, *, channe
     state = game_state(session, game)
     age = _target_age(state)
     lines = _check(state, text or "")
-    session.execute(delete(QueuedTurn).where(QueuedTurn.game_id == game.id, QueuedTurn.seat == seat.tribe))
-    session.add_all(QueuedTurn(game_id=game.id, seat=seat.tribe, age=age, text=line, channel=channel,
+    session.execute(delete(QueuedTurn).where(QueuedTurn.game_id == game.id, QueuedTurn.seat == seat.name))
+    session.add_all(QueuedTurn(game_id=game.id, seat=seat.name, round=age, text=line, channel=channel,
                                user_id=user.id) for line in lines)
     seat.queue_held_seq = None  # a new plan: it may start with this very turn
     seat.last_error = None
@@ -97,7 +97,7 @@ def list_queue(session: Session, game_id: int, user: User) -> list[str]:
     """The seat's queued turns in the order they will be played (numbered from 1 in answers)."""
     game, seat = _seat(session, game_id, user)
     return list(session.scalars(select(QueuedTurn.text).where(QueuedTurn.game_id == game.id,
-                                                              QueuedTurn.seat == seat.tribe)
+                                                              QueuedTurn.seat == seat.name)
                                 .order_by(QueuedTurn.id)))
 
 
@@ -106,7 +106,7 @@ def cancel_queued(session: Session, game_id: int, user: User, which: int | None 
     """Cancel queued turn number `which` (from 1), or all of them (None); returns what is left."""
     game, seat = _seat(session, game_id, user, lock=True)
     rows = list(session.scalars(select(QueuedTurn).where(QueuedTurn.game_id == game.id,
-                                                         QueuedTurn.seat == seat.tribe).order_by(QueuedTurn.id)))
+                                                         QueuedTurn.seat == seat.name).order_by(QueuedTurn.id)))
     if which is None:
         doomed = rows
     elif isinstance(which, bool) or not isinstance(which, int) or not 1 <= which <= len(rows):

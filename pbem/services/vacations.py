@@ -239,12 +239,12 @@ def _switch(session: Session, game_id: int, changes: list[_Switch], away_ids: se
         seat = next(s for s in game.seats if s.id == change.seat_id)
         if change.on and seat.stand_in is None and seat.user_id in away_ids:
             seat.stand_in, seat.stand_in_reason = rule.default, "vacation"
-            log_event(session, game, "away", f"{seat.label} ({seat.tribe}) is away: the {rule.default} "
-                      "bot plays for them", now, seat=seat.tribe, user_id=seat.user_id)
+            log_event(session, game, "away", f"{seat.label} ({seat.name}) is away: the {rule.default} "
+                      "bot plays for them", now, seat=seat.name, user_id=seat.user_id)
         elif not change.on and seat.stand_in_reason == "vacation":
             seat.stand_in = seat.stand_in_reason = None
-            log_event(session, game, "back", f"{seat.label} ({seat.tribe}) is back from vacation",
-                      now, seat=seat.tribe, user_id=seat.user_id)
+            log_event(session, game, "back", f"{seat.label} ({seat.name}) is back from vacation",
+                      now, seat=seat.name, user_id=seat.user_id)
         else:
             continue
         switched.append((seat, change.on))
@@ -255,6 +255,6 @@ def _switch(session: Session, game_id: int, changes: list[_Switch], away_ids: se
     bump_version(session, game)
     session.commit()
     if report is not None:
-        report.stand_ins.extend((game_id, seat.tribe, "on" if on else "off") for seat, on in switched)
+        report.stand_ins.extend((game_id, seat.name, "on" if on else "off") for seat, on in switched)
     if any(on for _, on in switched):
         advance(session, game_id, settle=False, at=now)  # the stand-in plays what the seat owes

@@ -117,9 +117,9 @@ def test_each_mail_keys_name_the_game_the_seat_and_the_events(session, ana, bo):
     extras = [session.get(MailDelivery, m.id) for m in moves_mails(session, ana)]
     keys = [extra.key for extra in extras]
     seat = next(s for s in fresh(session, game).seats if s.user_id == ana.id)
-    tribe = seat.tribe
+    seat_name = seat.name
     assert {extra.reply_to for extra in extras} == {seat_reply_address(session, seat)}
-    assert keys and all(key.startswith(f"moves:{game.id}:{tribe}:") for key in keys)
+    assert keys and all(key.startswith(f"moves:{game.id}:{seat_name}:") for key in keys)
     ranges = [tuple(map(int, key.rsplit(":", 1)[1].split("-"))) for key in keys]
     assert all(a < b for a, b in ranges) and all(prev[1] == nxt[0] for prev, nxt in zip(ranges, ranges[1:]))
 
@@ -223,7 +223,7 @@ def test_no_mail_ever_holds_what_the_reader_may_not_see(session, ana, bo):
         play_rounds(session, game, [ana, bo], 1)
         state = game_state(session, fresh(session, game))
         seat = seat_of(session, game, ana)
-        assert seat.events_reported == len(state.events_for(state.seats.index(seat.tribe)))
+        assert seat.events_reported == len(state.events_for(state.seats.index(seat.name)))
         differed |= len({len(state.events_for(index)) for index in range(len(state.seats))}) > 1
     assert differed, "the views never differed: this test could not tell them apart"
     assert told(session, ana) == expected(session, game, ana)

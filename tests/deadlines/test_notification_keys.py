@@ -23,7 +23,7 @@ def _seat_mail(app: Any, session: Any, row: OutboxMessage, game: Game, user: Use
     extra = session.get(MailDelivery, row.id)
     seat = seat_of(session, game, user)
     assert extra is not None and extra.key is not None, row.subject
-    assert extra.key.startswith(f"{row.kind}:{game.id}:") and extra.key.endswith(f":{seat.tribe}")
+    assert extra.key.startswith(f"{row.kind}:{game.id}:") and extra.key.endswith(f":{seat.name}")
     assert extra.reply_to == seat_reply_address(session, seat)
     message = build(session, row, extra, load(app.config))
     assert message["Reply-To"] == extra.reply_to

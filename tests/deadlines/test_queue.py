@@ -16,8 +16,8 @@ def game(session, ana):
 
 
 def my_turns(session, game, ana):
-    tribe = seat_of(session, game, ana).tribe
-    return [text for seat, text, _ in log(session, game) if seat == tribe and text.startswith("place")]
+    seat_name = seat_of(session, game, ana).name
+    return [text for seat, text, _ in log(session, game) if seat == seat_name and text.startswith("place")]
 
 
 def test_turns_are_queued_when_it_is_not_your_turn_and_played_in_order(session, game, ana):
@@ -29,8 +29,8 @@ def test_turns_are_queued_when_it_is_not_your_turn_and_played_in_order(session, 
     assert turn_queue.list_queue(session, game.id, ana) == queued
     play_own(session, game, ana)  # the power card: development begins and runs on
     assert my_turns(session, game, ana) == queued
-    tribe = seat_of(session, game, ana).tribe
-    assert all(by == "player" for seat, text, by in log(session, game) if seat == tribe)
+    seat_name = seat_of(session, game, ana).name
+    assert all(by == "player" for seat, text, by in log(session, game) if seat == seat_name)
     assert turn_queue.list_queue(session, game.id, ana) == []
     assert owes(session, game, ana) == "turn"  # the queue is used up: asked as usual
 

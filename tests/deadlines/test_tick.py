@@ -44,9 +44,9 @@ def test_reminders_go_once_and_only_to_seats_that_have_not_acted(session, ana, b
     # Bo's secret card is pending (committed, not applied): Bo has acted.
     assert tick(session, deadline - 25 * HOUR).reminded == []
     report = tick(session, deadline - 24 * HOUR + SECOND)
-    assert report.reminded == [(game.id, seat_of(session, game, ana).tribe)]
+    assert report.reminded == [(game.id, seat_of(session, game, ana).name)]
     assert tick(session, deadline - 23 * HOUR).reminded == []  # once
-    assert tick(session, deadline - 2 * HOUR + SECOND).reminded == [(game.id, seat_of(session, game, ana).tribe)]
+    assert tick(session, deadline - 2 * HOUR + SECOND).reminded == [(game.id, seat_of(session, game, ana).name)]
     assert tick(session, deadline - HOUR).reminded == []
     reminders = mails(session, kind="reminder")
     assert [m.to_address for m in reminders] == ["ana@example.com"] * 2
@@ -75,17 +75,17 @@ def test_reminders_are_in_the_readers_time_zone(session, ana):
 def test_a_missed_decision_gets_the_games_default_marked_in_the_log(session, ana, bot):
     game = policy_game(session, ana, default=bot)
     cards = game_state(session, game).power_left[game_state(session, game).seats.index(
-        seat_of(session, game, ana).tribe)]
+        seat_of(session, game, ana).name)]
     deadline = game.deadline_at
     assert tick(session, deadline - SECOND).defaulted == []
     report = tick(session, deadline + SECOND)
-    tribe = seat_of(session, game, ana).tribe
-    assert report.defaulted == [(game.id, tribe)]
-    mine = [(text, by) for seat, text, by in log(session, game) if seat == tribe]
+    seat_name = seat_of(session, game, ana).name
+    assert report.defaulted == [(game.id, seat_name)]
+    mine = [(text, by) for seat, text, by in log(session, game) if seat == seat_name]
     assert mine[0][1] == "default" and mine[0][0].startswith("card ")
     if bot == "minimal":
         assert mine[0][0] == f"card {min(cards)}"  # the least a seat can do
-    assert all(by == "bot" for seat, _, by in log(session, game) if seat != tribe)
+    assert all(by == "bot" for seat, _, by in log(session, game) if seat != seat_name)
     assert seat_of(session, game, ana).missed_in_row == 1 and seat_of(session, game, ana).missed_total == 1
     mail = mails(session, "ana@example.com", "missed")[-1]
     assert f"The {bot} bot played for you: {mine[0][0]}" in mail.body
@@ -111,8 +111,8 @@ def test_unconfirmed_is_not_missed_a_pending_order_counts_as_acted(session, ana,
     play_own(session, game, bo)  # pending: waits for Ana's card
     tick(session, fresh(session, game).deadline_at + SECOND)
     assert seat_of(session, game, bo).missed_in_row == 0 and seat_of(session, game, ana).missed_in_row == 1
-    bo_tribe = seat_of(session, game, bo).tribe
-    assert [by for seat, _, by in log(session, game) if seat == bo_tribe][:1] == ["player"]
+    bo_seat = seat_of(session, game, bo).name
+    assert [by for seat, _, by in log(session, game) if seat == bo_seat][:1] == ["player"]
 
 
 def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, ana, bo):
@@ -120,8 +120,8 @@ def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, an
     play_own(session, game, ana)
     deadline = fresh(session, game).deadline_at
     report = tick(session, deadline + SECOND)
-    bo_tribe = seat_of(session, game, bo).tribe
-    assert report.missed == [(game.id, bo_tribe)] and report.defaulted == []
+    bo_seat = seat_of(session, game, bo).name
+    assert report.missed == [(game.id, bo_seat)] and report.defaulted == []
     assert session.scalars(select(PendingOrder).where(PendingOrder.channel == "default")).all() == []
     assert fresh(session, game).deadline_at == deadline + 48 * HOUR  # one more window
     assert {m.to_address for m in mails(session, kind="missed")} == {"ana@example.com", "bo@example.com"}
@@ -130,40 +130,40 @@ def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, an
 
 def test_after_n_misses_the_seat_is_offered_and_a_bot_plays_it_until_taken_over(session, ana, bo):
     game = two_humans(session, ana, bo, replace_after=2)
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_seat = seat_of(session, game, bo).name
     for missed in (1, 2):
         until_owes(session, game, bo, [ana])
         report = tick(session, fresh(session, game).deadline_at + SECOND)
-        assert (game.id, bo_tribe) in report.defaulted
+        assert (game.id, bo_seat) in report.defaulted
         assert seat_of(session, game, bo).missed_in_row == missed
-    assert report.offered == [(game.id, bo_tribe)]
+    assert report.offered == [(game.id, bo_seat)]
     seat = seat_of(session, game, bo)
     assert seat.replacement_offered_at is not None and seat.stand_in == "heuristic"
     offer = mails(session, "ana@example.com", "replacement")[-1]  # Ana hosts
-    assert bo_tribe in offer.subject and "takeover" in offer.body.lower()
+    assert bo_seat in offer.subject and "takeover" in offer.body.lower()
     assert game.id in [g.id for g in deadlines.takeover_games(session)]
     # Meanwhile the stand-in plays Bo's decisions at once: Bo is never waited for.
     before = len(log(session, game))
     for _ in range(6):
         if owes(session, game, ana):
             play_own(session, game, ana)
-    assert any(seat == bo_tribe and by == "stand-in" for seat, _, by in log(session, game)[before:])
+    assert any(seat == bo_seat and by == "stand-in" for seat, _, by in log(session, game)[before:])
     assert not seat_of(session, game, bo).waiting
     # Cy takes it over: the seat, its view and its hand are now Cy's, and Bo's are gone.
     cy = make_user(session, "cy@example.com", "Cy")
     with pytest.raises(Conflict):
-        deadlines.take_over(session, game.id, ana, bo_tribe, fresh(session, game).decision_at)
-    deadlines.take_over(session, game.id, cy, bo_tribe, fresh(session, game).decision_at)
+        deadlines.take_over(session, game.id, ana, bo_seat, fresh(session, game).decision_at)
+    deadlines.take_over(session, game.id, cy, bo_seat, fresh(session, game).decision_at)
     game = fresh(session, game)
-    seat = next(s for s in game.seats if s.tribe == bo_tribe)
+    seat = next(s for s in game.seats if s.name == bo_seat)
     assert seat.user_id == cy.id and seat.stand_in is None and seat.replacement_offered_at is None
-    assert play.game_view(session, game, cy).seat.tribe == bo_tribe
+    assert play.game_view(session, game, cy).seat.name == bo_seat
     assert play.seat_of(game, bo) is None
-    assert {p["seat"]: p["name"] for p in game.setup["players"]}[bo_tribe] == "Cy"
+    assert {p["seat"]: p["name"] for p in game.setup["players"]}[bo_seat] == "Cy"
     assert "Cy took over" in events(session, game, "takeover")[-1].text
     assert game.id not in [g.id for g in deadlines.takeover_games(session)]
     with pytest.raises(Conflict):  # no longer offered
-        deadlines.take_over(session, game.id, make_user(session, "di@example.com"), bo_tribe, game.decision_at)
+        deadlines.take_over(session, game.id, make_user(session, "di@example.com"), bo_seat, game.decision_at)
 
 
 def test_a_returning_player_takes_the_offered_seat_back_with_an_order(session, ana, bo):
@@ -185,11 +185,11 @@ def test_the_host_can_hand_an_offered_seat_to_a_bot(session, ana, bo):
     game = two_humans(session, ana, bo, replace_after=1)
     until_owes(session, game, bo, [ana])
     tick(session, fresh(session, game).deadline_at + SECOND)
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_seat = seat_of(session, game, bo).name
     with pytest.raises(Forbidden):
-        deadlines.hand_to_bot(session, game.id, bo, bo_tribe, "minimal", game.decision_at)
-    deadlines.hand_to_bot(session, game.id, ana, bo_tribe, "minimal", fresh(session, game).decision_at)
-    seat = next(s for s in fresh(session, game).seats if s.tribe == bo_tribe)
+        deadlines.hand_to_bot(session, game.id, bo, bo_seat, "minimal", game.decision_at)
+    deadlines.hand_to_bot(session, game.id, ana, bo_seat, "minimal", fresh(session, game).decision_at)
+    seat = next(s for s in fresh(session, game).seats if s.name == bo_seat)
     assert seat.bot == "minimal" and seat.user_id is None and seat.replacement_offered_at is None
 
 

@@ -18,7 +18,7 @@ def broken(session, game) -> OrderLogEntry:
     it would after a bad migration or a hand edit of the database."""
     seq = session.scalar(select(OrderLogEntry.seq).where(OrderLogEntry.game_id == game.id)
                          .order_by(OrderLogEntry.seq.desc()).limit(1)) or 0
-    line = OrderLogEntry(game_id=game.id, seq=seq + 1, seat=game.seats[0].tribe, text="fly to the moon",
+    line = OrderLogEntry(game_id=game.id, seq=seq + 1, seat=game.seats[0].name, text="fly to the moon",
                          by="player", applied_at=game.decision_at)
     session.add(line)
     session.execute(update(Game).where(Game.id == game.id).values(version=Game.version + 1))

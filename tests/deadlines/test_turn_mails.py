@@ -49,7 +49,7 @@ def test_a_turn_mail_queued_already_claims_no_news(session, ana, bo):
     for _ in range(40):  # until Ana owes a decision and has news of Bo's moves
         if owes(session, game, bo):
             play_own(session, game, bo)
-        elif owes(session, game, ana) and any(seat == seat_of(session, game, bo).tribe for seat, _, _ in log(session, game)):
+        elif owes(session, game, ana) and any(seat == seat_of(session, game, bo).name for seat, _, _ in log(session, game)):
             break
         else:
             play_own(session, game, ana)
@@ -57,7 +57,7 @@ def test_a_turn_mail_queued_already_claims_no_news(session, ana, bo):
     session.commit()
     seat = seat_of(session, game, ana)
     state = game_state(session, fresh(session, game))
-    key = f"turn:{game.id}:{len(state.order_log())}:{seat.tribe}"
+    key = f"turn:{game.id}:{len(state.order_log())}:{seat.name}"
     assert not queued(session, key)
     send_mail(session, ana.primary_address, "Your turn", "Already told.", kind="turn", key=key)
     session.commit()

@@ -87,7 +87,7 @@ def test_stretch_a_decision_owed_by_someone_away_waits_for_their_return(session,
     vacations.cancel_vacation(session, bo, vacation.id, t0 + 3 * DAY)
     assert fresh(session, game).deadline_at == t0 + 3 * DAY + 48 * HOUR
     assert tick(session, t0 + 5 * DAY - SECOND).defaulted == []
-    assert tick(session, t0 + 5 * DAY + SECOND).defaulted == [(game.id, seat_of(session, game, bo).tribe)]
+    assert tick(session, t0 + 5 * DAY + SECOND).defaulted == [(game.id, seat_of(session, game, bo).name)]
 
 
 def test_a_vacation_cancelled_before_it_began_stretches_nothing(session, ana, bo):
@@ -115,16 +115,16 @@ def test_bot_rule_the_default_plays_at_once_while_away_and_stops_after(session, 
     game = two_humans(session, ana, bo, vacation="bot")
     until_owes(session, game, bo, [ana])
     t0 = fresh(session, game).decision_at
-    bo_tribe = seat_of(session, game, bo).tribe
+    bo_seat = seat_of(session, game, bo).name
     vacation = vacations.declare_vacation(session, bo, t0, t0 + 3 * DAY, t0)
     seat = seat_of(session, game, bo)
     assert seat.stand_in == "heuristic" and seat.stand_in_reason == "vacation" and not seat.waiting
-    assert any(seat == bo_tribe and by == "stand-in" for seat, _, by in log(session, game))
+    assert any(seat == bo_seat and by == "stand-in" for seat, _, by in log(session, game))
     assert "is away" in events(session, game, "away")[-1].text
     assert seat_of(session, game, bo).missed_in_row == 0  # playing for someone away is no miss
     # Back: the tick switches the stand-in off.
     report = tick(session, vacation.ends_at + SECOND)
-    assert (game.id, bo_tribe, "off") in report.stand_ins
+    assert (game.id, bo_seat, "off") in report.stand_ins
     assert seat_of(session, game, bo).stand_in is None
     assert "back" in events(session, game, "back")[-1].text
 
@@ -135,5 +135,5 @@ def test_bot_rule_a_vacation_that_starts_later_begins_with_the_tick(session, ana
     vacations.declare_vacation(session, bo, t0 + DAY, t0 + 2 * DAY, t0)
     assert seat_of(session, game, bo).stand_in is None
     report = tick(session, t0 + DAY + SECOND)
-    assert (game.id, seat_of(session, game, bo).tribe, "on") in report.stand_ins
+    assert (game.id, seat_of(session, game, bo).name, "on") in report.stand_ins
     assert seat_of(session, game, bo).stand_in == "heuristic"

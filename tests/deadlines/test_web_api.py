@@ -83,7 +83,7 @@ def test_missed_turns_and_takeover_on_the_pages(app, client, session):
     game = two_humans(session, ana, bo, replace_after=1)
     until_owes(session, game, bo, [ana])
     tick(session, fresh(session, game).deadline_at + SECOND)
-    tribe = seat_of(session, game, bo).tribe
+    seat_name = seat_of(session, game, bo).name
     signed_in_user(client, app, session, "cy@example.com")
     home = client.get("/").data.decode()
     assert "Seats to take over" in home and f"/games/{game.id}" in home
@@ -92,7 +92,7 @@ def test_missed_turns_and_takeover_on_the_pages(app, client, session):
     response = submit(client, f"/games/{game.id}", "/takeover")
     assert b"You took over the seat" in response.data
     assert fresh(session, game).seats and next(
-        s for s in fresh(session, game).seats if s.tribe == tribe).user.primary_address == "cy@example.com"
+        s for s in fresh(session, game).seats if s.name == seat_name).user.primary_address == "cy@example.com"
 
 
 def test_vacations_on_the_profile_and_away_on_the_game_page(app, client, session):
@@ -124,7 +124,7 @@ def test_the_api(app, client, session):
     deadline = fresh(session, game).deadline_at
     assert seen["deadline"]["utc"] == iso_utc(deadline) and seen["deadline"]["utc"].endswith("+00:00")
     assert seen["deadline"]["local"] == when(deadline, ana) and seen["time_zone"] == "America/New_York"
-    assert seen["kind"] == "power" and sorted(seen["owing"]) == sorted(s.tribe for s in game.seats if s.user_id)
+    assert seen["kind"] == "power" and sorted(seen["owing"]) == sorted(s.name for s in game.seats if s.user_id)
     assert client.get(f"{url}/deadline").json["time_zone"] == "UTC"  # spectators: UTC
     assert client.get(url).json["deadline_at"]
     # Host controls: only the host; capped; logged.
@@ -156,7 +156,7 @@ def test_the_api(app, client, session):
     assert client.delete(f"/api/vacations/{made.json['id']}", headers=bo_h).json == {"vacations": []}
     # Takeover of a seat that is not offered.
     cy_h = token(session, make_user(session, "cy@example.com", "Cy"))
-    assert client.post(f"{url}/takeover", json={"seat": seat_of(session, game, bo).tribe},
+    assert client.post(f"{url}/takeover", json={"seat": seat_of(session, game, bo).name},
                        headers=cy_h).status_code == 409
     paths = client.get("/api/openapi.json").json["paths"]
     assert {"/api/games/{game_id}/deadline", "/api/games/{game_id}/queue", "/api/vacations"} <= set(paths)
@@ -168,14 +168,14 @@ def test_takeover_through_the_api(app, client, session):
     game = two_humans(session, ana, bo, replace_after=1)
     until_owes(session, game, bo, [ana])
     tick(session, fresh(session, game).deadline_at + SECOND)
-    tribe = seat_of(session, game, bo).tribe
-    assert client.get(f"/api/games/{game.id}/deadline").json["takeover"] == [tribe]
+    seat_name = seat_of(session, game, bo).name
+    assert client.get(f"/api/games/{game.id}/deadline").json["takeover"] == [seat_name]
     cy = make_user(session, "cy@example.com", "Cy")
-    taken = client.post(f"/api/games/{game.id}/takeover", json={"seat": tribe}, headers=token(session, cy))
+    taken = client.post(f"/api/games/{game.id}/takeover", json={"seat": seat_name}, headers=token(session, cy))
     assert taken.status_code == 200
-    assert next(s for s in taken.json["seats"] if s["tribe"] == tribe)["player"] == "Cy"
+    assert next(s for s in taken.json["seats"] if s["name"] == seat_name)["player"] == "Cy"
     assert "took over" in events(session, game, "takeover")[-1].text
-    assert client.get(f"/api/games/{game.id}/view", headers=token(session, cy)).json["seat"] == tribe
+    assert client.get(f"/api/games/{game.id}/view", headers=token(session, cy)).json["seat"] == seat_name
 
 
 def test_a_new_game_form_sets_the_policy(app, client, session):

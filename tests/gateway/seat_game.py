@@ -18,7 +18,7 @@ BO = "bo@example.org"
 
 
 def ana_game(session: Session, config: Mapping[str, Any]) -> dict[str, Any]:
-    """game_id, Ana's seat (tribe), her reply address and a legal first order of hers."""
+    """game_id, Ana's seat (its name), her reply address and a legal first order of hers."""
     ana = make_user(session, ANA, "Ana")
     game = make_game(session, ana, players=3, bots=("heuristic", "random"), seed=5)
     return _ana_seat(session, game, ana.id, config)
@@ -37,6 +37,6 @@ def _ana_seat(session: Session, game: Any, ana_id: int, config: Mapping[str, Any
     seat = next(s for s in game.seats if s.user_id == ana_id)
     address = seat_reply_address(session, seat, load(config))
     session.commit()
-    cards = game_state(session, game).view(seat.tribe)["me"]["power_left"]
-    return {"game_id": game.id, "seat": seat.tribe, "address": address, "order": f"card {cards[0]}",
+    cards = game_state(session, game).view(seat.name)["me"]["power_left"]
+    return {"game_id": game.id, "seat": seat.name, "address": address, "order": f"card {cards[0]}",
             "cards": cards[:2]}

@@ -73,13 +73,13 @@ def test_a_turn_with_a_reply_from_each_client_family(app: Any, session: Session,
     address = seat_reply_address(session, seat, settings)
     session.commit()
     deliver_pending(session, settings)
-    tribe, game_id = seat.tribe, game.id
+    seat_name, game_id = seat.name, game.id
     for step, (case, family) in enumerate(FAMILIES):
         session.expire_all()
         game = session.get(Game, game_id)
         assert game.status == Game.ACTIVE, family
         state = game_state(session, game)
-        order = to_text(make_bot("heuristic", f"clients:{step}").order(state, state.seats.index(tribe)))
+        order = to_text(make_bot("heuristic", f"clients:{step}").order(state, state.seats.index(seat_name)))
         ours = sink.to(ANA)[-1]  # our last mail: a turn mail or a confirmation, marker first
         assert ours.get_body(("plain",)).get_content().startswith(MARKER)
         pasted = f"On Mon, 3 Nov 2026 at 10:02, pbem <{address}> wrote:\n{ours.get_body(('plain',)).get_content()}"
@@ -97,7 +97,7 @@ def test_a_turn_with_a_reply_from_each_client_family(app: Any, session: Session,
         assert f"    {order}\n" in answer, (family, answer)
         assert "Nothing was carried out" not in answer, family
         session.expire_all()
-        logged = [row.text for row in session.query(OrderLogEntry).filter_by(game_id=game_id, seat=tribe)]
+        logged = [row.text for row in session.query(OrderLogEntry).filter_by(game_id=game_id, seat=seat_name)]
         assert order in logged, family
 
 

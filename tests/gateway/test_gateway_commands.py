@@ -56,7 +56,7 @@ def test_waiting_for_names_only_the_seats_whose_orders_are_not_in(app: Any, sess
     """Ana's card is in and the bot decides the moment the others have: Bo alone is awaited,
     in the confirmation and in STATUS alike."""
     table = ana_and_bo_game(session, app.config)
-    bo = next(s.tribe for s in session.get(Game, table["game_id"]).seats if s.user and s.user.primary_address == BO)
+    bo = next(s.name for s in session.get(Game, table["game_id"]).seats if s.user and s.user.primary_address == BO)
     session.rollback()
     text = _ask(gateway, sink, table["address"], f"{table['order']}\nSTATUS")
     assert text.count(f"Waiting for: Bo ({bo}) (choose your power card).") == 2, text

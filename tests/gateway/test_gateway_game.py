@@ -35,8 +35,8 @@ def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: A
     session.commit()
     deliver_pending(session, settings)  # the game's first mails (made outside the gateway)
     assert address.startswith("orders+") and address.endswith("@" + DOMAIN)
-    tribe, game_id = seat.tribe, game.id
-    assert tribe is not None
+    seat_name, game_id = seat.name, game.id
+    assert seat_name is not None
     mails = 0
     for step in range(400):
         session.expire_all()
@@ -45,8 +45,8 @@ def test_a_whole_game_by_email(app: Any, session: Session, gateway: Any, sink: A
             break
         state = game_state(session, game)
         waiting = [d.seat for d in state.decisions(options=False)]
-        assert tribe in waiting, f"the game waits for {waiting}, not for the person"
-        order = make_bot("heuristic", f"mail:{step}").order(state, state.seats.index(tribe))
+        assert seat_name in waiting, f"the game waits for {waiting}, not for the person"
+        order = make_bot("heuristic", f"mail:{step}").order(state, state.seats.index(seat_name))
         text = to_text(order)
         raw, message_id = compose(ANA, address, f"{text}\n\n-- \nAna\n", subject=f"Re: {game.title}")
         session.rollback()  # the test reads; it holds nothing while the gateway writes

@@ -31,7 +31,7 @@ def table(app: Any, session: Session) -> dict[str, Any]:
     address = seat_reply_address(session, seat, load(app.config))
     session.commit()
     state = game_state(session, game)
-    card = state.view(seat.tribe)["me"]["power_left"][0]
+    card = state.view(seat.name)["me"]["power_left"][0]
     return {"game_id": game.id, "seat_id": seat.id, "address": address, "order": f"card {card}"}
 
 

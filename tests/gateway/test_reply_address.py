@@ -37,7 +37,7 @@ def table(app: Any, session: Session) -> dict[str, Any]:
         clients[address] = app.test_client()
         web_sign_in(clients[address], app, address)
     tokens = {a: {"Authorization": f"Bearer {accounts.create_api_token(session, u, 't')[1]}"} for a, u in people.items()}
-    card = game_state(session, game).view(seats[ANA].tribe)["me"]["power_left"][0]
+    card = game_state(session, game).view(seats[ANA].name)["me"]["power_left"][0]
     return {"game_id": game.id, "page": f"/games/{game.id}", "api": f"/api/games/{game.id}/reply-address",
             "addresses": addresses, "clients": clients, "tokens": tokens, "order": f"card {card}"}
 

@@ -25,7 +25,7 @@ def table(app: Any, session: Session, monkeypatch: pytest.MonkeyPatch) -> dict[s
     monkeypatch.setitem(app.config, "PBEM_OPERATORS", f" {OPS.upper()} , root@example.org")
     make_user(session, OPS, "Ops")
     table = ana_and_bo_game(session, app.config)
-    return {**table, "tribe": table["seat"]}
+    return table
 
 
 def _client(app: Any, address: str) -> Any:
@@ -59,7 +59,7 @@ def test_an_operator_sees_the_held_mail_and_processes_it_once(app: Any, table: d
     page = ops.get(QUEUE)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    for shown in (ANA, "dmarc_fail", table["order"], table["address"], "Test game", table["tribe"],
+    for shown in (ANA, "dmarc_fail", table["order"], table["address"], "Test game", table["seat"],
                   '<dd class="dmarc">fail: the From may be forged</dd>'):
         assert shown in text
 
@@ -145,7 +145,7 @@ def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table
     released = _row(session, row.id)
     assert released.status == "processed" and released.reason.startswith("ok; released by ops@example.org")
     after = snapshot(session, table["game_id"])
-    assert (table["tribe"], table["order"]) in after["pending"] + [entry[1:] for entry in after["log"]]
+    assert (table["seat"], table["order"]) in after["pending"] + [entry[1:] for entry in after["log"]]
     [reply] = sink.replies_to(message_id)
     assert "Accepted" in body(reply)
 
@@ -155,7 +155,7 @@ def test_releasing_keeps_the_other_checks(app: Any, table: dict[str, Any], sessi
     """Process skips DMARC only: a held mail to a reply address replaced meanwhile is refused."""
     before = snapshot(session, table["game_id"])
     inbound_id, message_id = _held(session, gateway, table)
-    gateway_module.replace_token(session, table["game_id"], table["tribe"])
+    gateway_module.replace_token(session, table["game_id"], table["seat"])
     session.commit()
     ops = _client(app, OPS)
     form = form_with(ops.get(QUEUE).data, f"{QUEUE}/{inbound_id}/process")

@@ -51,15 +51,15 @@ def test_nobody_submits_for_a_seat_that_is_not_theirs_on_the_web(table, session)
 
 def test_a_seat_field_in_a_form_cannot_redirect_an_order_to_another_seat(table, session):
     game, bo = table["game"], table["clients"]["bo"]
-    ana_tribe = play.seat_of(game, table["users"]["ana"]).tribe
-    bo_tribe = play.seat_of(game, table["users"]["bo"]).tribe
+    ana_seat = play.seat_of(game, table["users"]["ana"]).name
+    bo_seat = play.seat_of(game, table["users"]["bo"]).name
     form = form_with(bo.get(f"/games/{game.id}").data, f"/games/{game.id}/orders", data_kind="power")
-    bo.post(form.action, data=form.data(card="4", seat=ana_tribe, tribe=ana_tribe))
+    bo.post(form.action, data=form.data(card="4", seat=ana_seat, name=ana_seat, seat_name=ana_seat))
     # Bo's card went to Bo's seat, Ana's choice stands, and with every choice in both applied.
     assert pending(session) == []
     session.expire_all()
     state = game_state(session, session.get(Game, game.id))
-    assert f"{bo_tribe}: card 4" in state.order_log() and f"{ana_tribe}: card 9" in state.order_log()
+    assert f"{bo_seat}: card 4" in state.order_log() and f"{ana_seat}: card 9" in state.order_log()
 
 
 def test_nobody_submits_for_another_seat_through_the_api(table, client, session):
@@ -74,19 +74,19 @@ def test_nobody_submits_for_another_seat_through_the_api(table, client, session)
 def test_other_readers_see_neither_the_secret_choice_nor_the_hand(table, client, session):
     game = table["game"]
     state = game_state(session, game)
-    ana_tribe = play.seat_of(game, table["users"]["ana"]).tribe
+    ana_seat = play.seat_of(game, table["users"]["ana"]).name
     for reader in ("bo", "eve", None):
         headers = table["tokens"][reader] if reader else {}
         answer = client.get(f"/api/games/{game.id}/view", headers=headers).json
-        expected_seat = play.seat_of(game, table["users"]["bo"]).tribe if reader == "bo" else None
+        expected_seat = play.seat_of(game, table["users"]["bo"]).name if reader == "bo" else None
         assert answer["seat"] == expected_seat
         assert answer["view"] == state.view(expected_seat)  # exactly the engine's view for that reader
         assert answer["pending"] == [] and "card 9" not in str(answer)
-        assert ana_tribe in answer["submitted"]
+        assert ana_seat in answer["submitted"]
         page = table["clients"][reader or "anonymous"].get(f"/games/{game.id}").data
         assert b"card 9" not in page and b"Your orders waiting" not in page
     own = client.get(f"/api/games/{game.id}/view", headers=table["tokens"]["ana"]).json
-    assert own["pending"] == ["card 9"] and own["view"]["me"]["seat"] == ana_tribe
+    assert own["pending"] == ["card 9"] and own["view"]["me"]["seat"] == ana_seat
 
 
 def test_hands_and_chosen_cards_stay_with_their_seat_during_play(table, client, session):
@@ -94,7 +94,7 @@ def test_hands_and_chosen_cards_stay_with_their_seat_during_play(table, client, 
     play.submit_for_user(session, game.id, users["bo"], "card 8", channel="api")
     session.expire_all()
     state = game_state(session, session.get(Game, game.id))
-    ana_tribe = play.seat_of(game, users["ana"]).tribe
+    ana_seat = play.seat_of(game, users["ana"]).name
     # Development: chosen cards are secret; each player sees only their own.
     assert state.view(None)["phase"] == "development"
     for reader, card in (("ana", 9), ("bo", 8)):
@@ -112,7 +112,7 @@ def test_hands_and_chosen_cards_stay_with_their_seat_during_play(table, client, 
         assert "me" not in seen
     bo_page = table["clients"]["bo"].get(f"/games/{game.id}").data.decode()
     assert "chosen this age: <strong>8</strong>" in bo_page and "<strong>9</strong>" not in bo_page
-    assert f"{ana_tribe}" in bo_page
+    assert f"{ana_seat}" in bo_page
 
 
 def test_the_seed_and_the_order_log_stay_secret_until_the_end(table, client):

@@ -112,7 +112,7 @@ def world(app, session, monkeypatch):
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
     ids = {"game_id": running.id, "open_game_id": waiting.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1, "age": 1,
-           "token": "not-a-token", "filename": "style.css", "tribe": running.seats[1].tribe,
+           "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
@@ -352,7 +352,7 @@ def api_bases(world: World) -> dict[tuple[str, str], dict[str, Any]]:
                                                "abandoned": "heuristic", "vacation": "stretch"}},
         ("post", "/api/games/{game_id}/orders"): {"orders": "card 4"},
         ("post", "/api/games/{game_id}/deadline/extend"): {"hours": 1},
-        ("post", "/api/games/{game_id}/takeover"): {"seat": world.ids["tribe"]},
+        ("post", "/api/games/{game_id}/takeover"): {"seat": world.ids["seat"]},
         ("put", "/api/games/{game_id}/queue"): {"turns": "place 12"},
         ("post", "/api/vacations"): {"start": str(today + timedelta(days=100)),
                                      "end": str(today + timedelta(days=101))},

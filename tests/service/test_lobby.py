@@ -58,7 +58,7 @@ def test_invited_seats_are_kept_for_the_invited_and_the_game_starts_when_full(ap
     session.refresh(game)
     assert game.status == Game.ACTIVE and game.started_at is not None
     assert sorted(p["name"] for p in game.setup["players"]) == ["Ana", "Bo", "Eve"]
-    assert {seat.tribe for seat in game.seats} == {p["seat"] for p in game.setup["players"]}
+    assert {seat.name for seat in game.seats} == {p["seat"] for p in game.setup["players"]}
     with pytest.raises(Conflict, match="not open"):
         lobby.join_game(session, game.id, make_user(session, "late@example.com"))
 

@@ -50,7 +50,7 @@ def two_humans(session, ana, bo):
 def test_a_full_game_starts_at_once_and_waits_for_the_person(session, ana):
     game = make_game(session, ana)
     assert game.status == Game.ACTIVE
-    assert sorted(s.tribe for s in game.seats) == sorted(game_state(session, game).seats)
+    assert sorted(s.name for s in game.seats) == sorted(game_state(session, game).seats)
     mine = next(s for s in game.seats if s.user_id == ana.id)
     assert mine.waiting and not any(s.waiting for s in game.seats if s.bot)
     # The bots' secret card choices are not applied (nor logged) before Ana chooses.
@@ -82,15 +82,15 @@ def test_a_secret_choice_stays_pending_and_can_be_replaced(session, ana, bo):
     assert [row.text for row in session.scalars(select(PendingOrder))] == [f"card {two}"]
     # Bo sees that Ana's orders are in, but not which card, and nothing is applied yet.
     seen = play.game_view(session, game, bo)
-    ana_tribe = play.seat_of(game, ana).tribe
-    bot_tribe = next(seat.tribe for seat in game.seats if seat.bot)
-    assert seen.submitted == sorted([ana_tribe, bot_tribe]) and seen.my_pending == []
-    ana_public = next(seat for seat in seen.view["seats"] if seat["seat"] == ana_tribe)
+    ana_seat = play.seat_of(game, ana).name
+    bot_seat = next(seat.name for seat in game.seats if seat.bot)
+    assert seen.submitted == sorted([ana_seat, bot_seat]) and seen.my_pending == []
+    ana_public = next(seat for seat in seen.view["seats"] if seat["seat"] == ana_seat)
     assert ana_public["power_card"] is None and not ana_public["has_chosen"]
     assert count(session, OrderLogEntry, game.id) == 0
     play.submit_for_user(session, game.id, bo, f"card {one}", channel="api")
     log = log_lines(session, game.id)
-    assert f"{ana_tribe}: card {two}" in log and len([line for line in log if ": card" in line]) == 3
+    assert f"{ana_seat}: card {two}" in log and len([line for line in log if ": card" in line]) == 3
 
 
 def test_an_order_that_does_not_parse_is_refused_with_the_grammar_message(session, ana):
@@ -119,7 +119,7 @@ def test_orders_out_of_turn_are_refused(session, ana, bo):
     for user in (ana, bo):
         play.submit_for_user(session, game.id, user, f"card {cards(session, game, user)[0]}", channel="api")
     turn = game_state(session, game).decisions()[0]
-    waiting_user, other = (ana, bo) if turn.seat == play.seat_of(game, ana).tribe else (bo, ana)
+    waiting_user, other = (ana, bo) if turn.seat == play.seat_of(game, ana).name else (bo, ana)
     with pytest.raises(OrderRejected, match="not your development turn"):
         play.submit_for_user(session, game.id, other, "place 1", channel="api")
     play.submit_for_user(session, game.id, waiting_user, "place 1", channel="api")
@@ -136,7 +136,7 @@ def test_leftover_orders_wait_for_the_seats_next_turn(session, ana, bo):
     for user in (ana, bo):
         play.submit_for_user(session, game.id, user, f"card {cards(session, game, user)[0]}", channel="api")
     first = game_state(session, game).decisions()[0].seat
-    mover, other = (ana, bo) if first == play.seat_of(game, ana).tribe else (bo, ana)
+    mover, other = (ana, bo) if first == play.seat_of(game, ana).name else (bo, ana)
     receipt = play.submit_for_user(session, game.id, mover, "place 1\nplace 2", channel="api")
     assert receipt.orders == ["place 1", "place 2"]
     # After "place 1" the game waits for someone else; "place 2" waits for the mover's next turn.
@@ -146,8 +146,8 @@ def test_leftover_orders_wait_for_the_seats_next_turn(session, ana, bo):
             break
         decision = my_decision(session, game, other)
         play.submit_for_user(session, game.id, other, first_legal_order(decision[0]), channel="api")
-    mover_tribe = play.seat_of(game, mover).tribe
-    assert f"{mover_tribe}: place 2" in log_lines(session, game.id)
+    mover_seat = play.seat_of(game, mover).name
+    assert f"{mover_seat}: place 2" in log_lines(session, game.id)
     assert count(session, PendingOrder, game.id) == 0
 
 
@@ -243,7 +243,7 @@ def test_a_queued_order_refused_when_its_turn_comes_is_dropped_and_reported(sess
     for user in (ana, bo):
         play.submit_for_user(session, game.id, user, f"card {cards(session, game, user)[0]}", channel="api")
     first = game_state(session, session.get(Game, game.id)).decisions()[0].seat
-    mover, other = (ana, bo) if first == play.seat_of(game, ana).tribe else (bo, ana)
+    mover, other = (ana, bo) if first == play.seat_of(game, ana).name else (bo, ana)
     # The second order is only parsed now (it belongs to a later turn) and is illegal then.
     receipt = play.submit_for_user(session, game.id, mover, "place 1\nplace 2 move 30 to 29", channel="api")
     assert receipt.pending == ["place 2 move 30 to 29"]

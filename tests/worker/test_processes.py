@@ -75,13 +75,13 @@ def one_person_game(session, make_user) -> tuple[Game, str, str]:
     game = make_game(session, ana, seed=5)
     seat = next(s for s in game.seats if s.user_id == ana.id)
     from pbem.services.state import game_state
-    card = game_state(session, game).view(seat.tribe)["me"]["power_left"][0]
-    return game, seat.tribe, f"card {card}"
+    card = game_state(session, game).view(seat.name)["me"]["power_left"][0]
+    return game, seat.name, f"card {card}"
 
 
 def test_gunicorn_serves_the_app_factory_and_its_orders_reach_the_worker(session, workers, make_user, start):
-    game, tribe, order = one_person_game(session, make_user)
-    ana = next(s.user for s in game.seats if s.tribe == tribe)
+    game, seat_name, order = one_person_game(session, make_user)
+    ana = next(s.user for s in game.seats if s.name == seat_name)
     headers = token_headers(session, ana)
     session.commit()
     workers.start(concurrency=1)
@@ -96,14 +96,14 @@ def test_gunicorn_serves_the_app_factory_and_its_orders_reach_the_worker(session
                                      headers={**headers, "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert answer.status == 201
-    wait_until(lambda: any(seat == tribe and text == order for _, seat, text in log_of(session, game.id)),
+    wait_until(lambda: any(seat == seat_name and text == order for _, seat, text in log_of(session, game.id)),
                60, "the worker to apply the order sent to gunicorn")
 
 
 def test_pbem_smtpd_stores_mail_and_the_worker_carries_out_its_orders(session, workers, make_user, start, stack):
-    game, tribe, order = one_person_game(session, make_user)
+    game, seat_name, order = one_person_game(session, make_user)
     settings = load({**stack.config, "PBEM_MAIL_DOMAIN": DOMAIN})
-    seat = next(s for s in game.seats if s.tribe == tribe)
+    seat = next(s for s in game.seats if s.name == seat_name)
     address = seat_reply_address(session, seat, settings)
     session.commit()
     workers.start(concurrency=1, PBEM_MAIL_DOMAIN=DOMAIN)
@@ -117,7 +117,7 @@ def test_pbem_smtpd_stores_mail_and_the_worker_carries_out_its_orders(session, w
     mail.set_content(f"{order}\n")
     with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
         client.send_message(mail)
-    wait_until(lambda: any(seat == tribe and text == order for _, seat, text in log_of(session, game.id)),
+    wait_until(lambda: any(seat == seat_name and text == order for _, seat, text in log_of(session, game.id)),
                60, "the worker to carry out the order mailed to pbem smtpd")
 
     def answered() -> bool:

@@ -32,8 +32,8 @@ def test_four_final_choices_posted_in_parallel_processes_advance_the_age_exactly
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["pbem.app", "worker_helpers"])
     barrier, answers = context.Barrier(len(chosen)), context.Queue()
-    posters = [context.Process(target=post_card, args=(stack.config, game_id, headers[tribe], card, barrier, answers))
-               for tribe, card in chosen.items()]
+    posters = [context.Process(target=post_card, args=(stack.config, game_id, headers[seat], card, barrier, answers))
+               for seat, card in chosen.items()]
     for poster in posters:
         poster.start()
     try:

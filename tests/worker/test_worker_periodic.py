@@ -72,7 +72,7 @@ def test_the_mail_sweep_task_processes_mail_whose_processing_was_lost(session, w
     person = make_user(session, "ana@example.org", "Ana")
     game = make_game(session, person, seed=5)
     seat = next(s for s in game.seats if s.user_id == person.id)
-    order = f"card {game_state(session, game).view(seat.tribe)['me']['power_left'][0]}"
+    order = f"card {game_state(session, game).view(seat.name)['me']['power_left'][0]}"
     settings = load({**stack.config, "PBEM_MAIL_DOMAIN": "pbem.test"})
     mail = EmailMessage()
     mail["From"], mail["To"] = "ana@example.org", gateway.seat_reply_address(session, seat, settings)

@@ -121,14 +121,14 @@ def play_person(session: Session, game: Game, user: Any, until: Any) -> None:
         state = game_state(session, session.get(Game, game.id))
         if until(state):
             return
-        mine = [d for d in state.decisions() if d.seat == seat.tribe]
+        mine = [d for d in state.decisions() if d.seat == seat.name]
         assert mine, "the person owes nothing, yet the game waits"
         play.submit_orders(session, seat, first_legal_order(mine[0].private()), channel="web", user_id=user.id)
     raise AssertionError("the game did not get there")
 
 
 def coexisting(seed: int) -> Callable[[dict[str, Any]], str]:
-    """First legal orders, but pawns go anywhere (so tribes meet) and a won conflict ends in
+    """First legal orders, but pawns go anywhere (so players meet) and a won conflict ends in
     coexistence, which draws a prosperity card: hands differ from seat to seat, and a report
     showing the wrong one would be caught."""
     places = random.Random(seed)
@@ -157,16 +157,16 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     assert notices  # at least the choosing of each age ends with nobody's report superseding it
     game = session.get(Game, game_id)
     full = record(game, log_lines(session, game_id))
-    names = {s.tribe: s.label for s in game.seats}
-    seats = {s.tribe: s.user.primary_address for s in game.seats}
+    names = {s.name: s.label for s in game.seats}
+    seats = {s.name: s.user.primary_address for s in game.seats}
     session.rollback()
     expected = len(jobs)
     held: set[str] = set()  # every hand line any report showed
 
-    for tribe, address in seats.items():
+    for seat_name, address in seats.items():
         mine = wait_until(lambda: len([m for m in sink.to(address) if "Aztlán" in m["Subject"]]) >= expected
                           and [m for m in sink.to(address) if "Aztlán" in m["Subject"]], 120,
-                          f"{tribe}'s {expected} report and notice mails", interval=0.2)
+                          f"{seat_name}'s {expected} report and notice mails", interval=0.2)
         assert len(mine) == expected  # each job once, none twice
         reports = {}
         for message in mine:
@@ -178,20 +178,20 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
                 continue
             age = int(kind.group(1) or 5)
             reports[age] = message
-            assert f"For {names[tribe]} (" in found["text"]  # rendered from its reader's own view
+            assert f"For {names[seat_name]} (" in found["text"]  # rendered from its reader's own view
             assert found["types"][:3] == ["multipart/mixed", "multipart/related", "multipart/alternative"]
             assert int(pdf_info(found["pdf"], tmp_path)["Pages"]) >= 1
             cids = set(re.findall(r'cid:([A-Za-z0-9._-]+)', found["html"]))
             assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
             assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
             if age < 5:  # its reader's hand, from the record, so nobody else's (all are public at the end)
-                context = content.age_report(full, tribe, age, names=names)
+                context = content.age_report(full, seat_name, age, names=names)
                 assert hand_lines(found["text"]) == expected_hand(context)
         assert sorted(reports) == [1, 2, 3, 4, 5]
         held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))
         assert "the final report" in reports[5]["Subject"]
         for job in notices:  # each notice names its reader's own hand too
-            context = content.phase_notice(full, tribe, job.age, job.phase, title=game.title, names=names)
+            context = content.phase_notice(full, seat_name, job.age, job.phase, title=game.title, names=names)
             message = next(m for m in mine if m["Subject"].endswith(report_subject(context)))
             assert hand_lines(parts(message)["text"]) == expected_hand(context)
     assert held - {"No prosperity card."}, "nobody ever held a card: the hand checks proved nothing"
@@ -253,7 +253,7 @@ def test_a_run_that_finds_its_mail_queued_just_after_its_check_counts_it_skipped
         monkeypatch.setattr(report_mail, "queued", lambda session, key: False)  # both checks came too early
         run = report_mail.render_job(session, job.id)
     assert (run["sent"], run["skipped"]) == (0, 1)
-    key = report_mail.mail_key(job, next(s.tribe for s in game.seats if s.user_id == ana.id))
+    key = report_mail.mail_key(job, next(s.name for s in game.seats if s.user_id == ana.id))
     assert session.scalar(select(func.count()).select_from(MailDelivery).where(MailDelivery.key == key)) == 1
 
 
@@ -268,14 +268,14 @@ def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wan
     session.expire_all()
     game = session.get(Game, game.id)
     state = game_state(session, game)
-    by_tribe = {s.tribe: s for s in game.seats}
-    first = by_tribe[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
+    by_name = {s.name: s for s in game.seats}
+    first = by_name[state.seats[state.turn_order()[0]]]  # Aztlán: the first to develop
     second = next(s for s in game.seats if s is not first)
     if not first_wants_reports:
         accounts.update_profile(session, first.user, display_name="First", time_zone="UTC", notify_turn=True,
                                 notify_results=False, notify_invites=True)
     for seat in (second, first) if first_chooses_last else (first, second):
-        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.name)
         before = session.scalar(select(func.max(OutboxMessage.id))) or 0
         with inline_app.app_context():
             play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web",
@@ -339,7 +339,7 @@ def test_a_turn_told_in_a_notice_that_cannot_be_rendered_comes_as_a_plain_turn_m
     monkeypatch.setattr(report_mail, "_render", _broken)  # inline: nobody renders it again later
     first, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
     seq = len(log_lines(session, first.game_id))
-    assert keyed(session, rows) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+    assert keyed(session, rows) == [("turn", f"turn:{first.game_id}:{seq}:{first.name}")]
     assert all(job.done_at for job in jobs_of(session, first.game_id))
 
 
@@ -353,7 +353,7 @@ def test_a_job_that_keeps_failing_or_dying_is_given_up_and_the_turn_it_told_is_m
     assert rows == []  # the notice carries the turn
     monkeypatch.undo()
     [job] = jobs_of(session, first.game_id)
-    assert job.turn_seats == [first.tribe]
+    assert job.turn_seats == [first.name]
     session.get(ReportJob, job.id).attempts = attempts
     session.commit()
     monkeypatch.setattr(report_mail, "_render", _broken)
@@ -361,14 +361,14 @@ def test_a_job_that_keeps_failing_or_dying_is_given_up_and_the_turn_it_told_is_m
     with inline_app.app_context():
         outcome = report_mail.render_job(session, job.id)
     seats = session.get(Game, first.game_id).seats
-    assert sorted(outcome["given_up"]) == sorted(s.tribe for s in seats)
-    address = next(s.user.primary_address for s in seats if s.tribe == first.tribe)
+    assert sorted(outcome["given_up"]) == sorted(s.name for s in seats)
+    address = next(s.user.primary_address for s in seats if s.name == first.name)
     [job] = jobs_of(session, first.game_id)
     assert job.done_at is not None and job.attempts == report_mail.MAX_ATTEMPTS  # a dead job is not run again
     mails = list(session.scalars(select(OutboxMessage).where(OutboxMessage.to_address == address,
                                                              OutboxMessage.id > before)))
     seq = len(log_lines(session, first.game_id))
-    assert keyed(session, mails) == [("turn", f"turn:{first.game_id}:{seq}:{first.tribe}")]
+    assert keyed(session, mails) == [("turn", f"turn:{first.game_id}:{seq}:{first.name}")]
 
 
 @pytest.mark.parametrize("render, kinds", [(_plain, ["report"]), (_broken, ["result"])])
@@ -378,11 +378,11 @@ def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, ma
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
     with inline_app.app_context():
         play_person(session, game, ana, lambda state: state.is_over())
-    tribe = next(s.tribe for s in game.seats if s.user_id == ana.id)
+    seat_name = next(s.name for s in game.seats if s.user_id == ana.id)
     mails = list(session.scalars(select(OutboxMessage).where(
         OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "result")))))
     found = keyed(session, mails)
-    end = [kind for kind, key in found if key in (f"report:{game.id}:5:{tribe}", f"result:{game.id}:{tribe}")]
+    end = [kind for kind, key in found if key in (f"report:{game.id}:5:{seat_name}", f"result:{game.id}:{seat_name}")]
     assert end == kinds  # one mail at the end of the game, not two
     assert [kind for kind, _ in found].count("result") == kinds.count("result")
 
@@ -396,15 +396,15 @@ def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, in
     game = make_game(session, ana, players=2, bots=(), invites=["bo@example.com"], seed=5, title="Duel")
     lobby.join_game(session, game.id, bo)
     session.expire_all()
-    seats = {s.tribe: s for s in session.get(Game, game.id).seats}
+    seats = {s.name: s for s in session.get(Game, game.id).seats}
     for seat in seats.values():
-        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.tribe)
+        decision = next(d for d in game_state(session, session.get(Game, game.id)).decisions() if d.seat == seat.name)
         play.submit_orders(session, seat, first_legal_order(decision.private()), channel="web", user_id=seat.user_id)
     state = game_state(session, session.get(Game, game.id))
     assert state.milestones()[-1].phase == "choosing"
     first = seats[state.decisions()[0].seat]
     job = ReportJob(game_id=game.id, kind="notice", age=1, phase="choosing", seq=len(state.order_log()),
-                    attempts=0, turn_seats=[first.tribe])
+                    attempts=0, turn_seats=[first.name])
     session.add(job)
     session.commit()
     if moved:

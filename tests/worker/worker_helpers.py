@@ -147,7 +147,7 @@ def four_player_game(session: Session, make_user: Callable[..., Any], *, seed: i
     headers = {}
     for user in users:
         seat = next(s for s in game.seats if s.user_id == user.id)
-        headers[seat.tribe] = token_headers(session, user)
+        headers[seat.name] = token_headers(session, user)
     return game.id, headers
 
 
@@ -229,11 +229,11 @@ def post_card(config: dict[str, Any], game_id: int, headers: dict[str, str], car
 def cards_for(client: Any, game_id: int, headers: dict[str, dict[str, str]]) -> dict[str, int]:
     """A legal card per seat (each seat's own hand)."""
     chosen = {}
-    for tribe, seat_headers in headers.items():
+    for seat_name, seat_headers in headers.items():
         seen = client.get(f"/api/games/{game_id}/view", headers=seat_headers).json
         decision = seen["view"]["me"]["decisions"][0]
         assert decision["kind"] == "power"
-        chosen[tribe] = decision["options"]["cards"][-1]
+        chosen[seat_name] = decision["options"]["cards"][-1]
     return chosen
 
 
@@ -243,17 +243,17 @@ def assert_cards_applied_once(session: Session, game_id: int, chosen: dict[str, 
     log = log_of(session, game_id)
     assert [seq for seq, _, _ in log] == [1, 2, 3, 4]  # no gap, nothing doubled
     assert sorted((seat, text) for _, seat, text in log) == sorted(
-        (tribe, f"card {card}") for tribe, card in chosen.items())
+        (seat_name, f"card {card}") for seat_name, card in chosen.items())
     assert game_row(session, game_id) == (version_before + 1, Game.ACTIVE)
     assert pending_count(session, game_id) == 0
-    waiting = session.scalars(select(Seat.tribe).where(Seat.game_id == game_id, Seat.waiting.is_(True))).all()
+    waiting = session.scalars(select(Seat.name).where(Seat.game_id == game_id, Seat.waiting.is_(True))).all()
     session.rollback()
     assert len(waiting) == 1  # the first development turn's seat, nobody else
 
 
 def post_all(client: Any, game_id: int, headers: dict[str, dict[str, str]], chosen: dict[str, int]) -> None:
-    for tribe, card in chosen.items():
-        answer = client.post(f"/api/games/{game_id}/orders", headers=headers[tribe], json={"orders": f"card {card}"})
+    for seat, card in chosen.items():
+        answer = client.post(f"/api/games/{game_id}/orders", headers=headers[seat], json={"orders": f"card {card}"})
         assert answer.status_code == 201, answer.json
         assert not answer.json["applied"]  # queued for the worker, never applied by the web
 
