@@ -49,7 +49,7 @@ class MailSettings:
     # answers per From address and hour to authenticated mail that carried nothing out
     # (an autoresponder without auto-reply headers loops with us no longer than this)
     replies_per_hour: int = 10
-    answers_per_hour: int = 60  # answers per From address and hour in all (STATUS, BOARD, orders...)
+    answers_per_hour: int = 200  # answers per From address and hour in all (STATUS, BOARD, orders...): far above a player playing live by mail
 
     @property
     def sender_address(self) -> str:
@@ -115,7 +115,7 @@ def load(config: Mapping[str, Any] | None = None) -> MailSettings:
         imap_folder=str(_get(config, "PBEM_IMAP_FOLDER", "INBOX")),
         imap_seconds=float(_get(config, "PBEM_IMAP_SECONDS", 60)),
         replies_per_hour=int(_get(config, "PBEM_MAIL_REPLIES_PER_HOUR", 10)),
-        answers_per_hour=int(_get(config, "PBEM_MAIL_ANSWERS_PER_HOUR", 60)),
+        answers_per_hour=int(_get(config, "PBEM_MAIL_ANSWERS_PER_HOUR", 200)),
         operators=frozenset(a.strip().lower() for a in str(_get(config, "PBEM_OPERATORS", "")).split(",")
                             if a.strip()),
     )
