@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import _weakrefset  # WeakSet's callbacks live there
 import contextlib
+import gc
 import mimetypes
 import os
 import re
@@ -168,13 +169,20 @@ def _address_space() -> int | None:
 
 
 # Where an error is ignored ("Exception ignored in ...") and the cleanup it interrupts is
-# lost: finalisers, and the callbacks of weak references (weakref's dictionaries and sets).
+# lost: finalisers, the callbacks of weak references (weakref's dictionaries and sets), and
+# the garbage collector's callbacks (gc.callbacks: a library may install one; CI saw the
+# alarm land in Hypothesis's).
 _CLEANUP_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
 
 
 def _in_cleanup(frame: Any) -> bool:
-    code = frame.f_code
-    return code.co_name == "__del__" or code.co_filename in _CLEANUP_FILES
+    collector = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename in _CLEANUP_FILES or code in collector:
+            return True
+        frame = frame.f_back
+    return False
 
 
 class _Alarm:

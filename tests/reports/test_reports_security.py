@@ -1,10 +1,12 @@
 """Safety of rendering: player-chosen text (names, game titles) is escaped and fetches
 nothing; the URL fetcher serves only pbem's own assets; input is capped; render time and
 memory are bounded."""
+import gc
 import re
 import resource
 import signal
 import socket
+import sys
 import threading
 import time
 import urllib.request
@@ -193,6 +195,37 @@ def test_render_time_is_bounded():
                 time.sleep(0.01)
     assert signal.getsignal(signal.SIGALRM) is before
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@main_thread_only
+def test_the_alarm_never_rings_inside_a_garbage_collector_callback():
+    """An error raised in a gc callback is ignored ("Exception ignored in ...") and the
+    callback's work lost; the alarm stays quiet there and a later ring ends the render."""
+    ignored = []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = ignored.append
+
+    def slow(phase, info):
+        if phase == "start":
+            spin(0.1)
+    gc.callbacks.append(slow)
+    try:
+        with pytest.raises(RenderTimeout):
+            with bounded(seconds=0.05, memory_mb=None):
+                give_up = time.monotonic() + 20
+                while time.monotonic() < give_up:
+                    gc.collect()  # most rings land in `slow`
+                    spin(0.05)
+    finally:
+        gc.callbacks.remove(slow)
+        sys.unraisablehook = previous_hook
+    assert ignored == []
+
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
 
 
 def test_render_memory_is_bounded():
