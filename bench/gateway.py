@@ -79,7 +79,7 @@ def run() -> list[dict[str, Any]]:
                 cards = game_state(session, game).view(seat.name)["me"]["power_left"]
                 seats.append((f"p{i}@bench.example", gateway.seat_reply_address(session, seat), cards))
             session.commit()
-            session.remove()
+            db.session.remove()
         port = _free_port()
         server, handler = controller(app, host="127.0.0.1", port=port)
         server.start()
