@@ -84,6 +84,11 @@ class DecisionKind:
     `title` is its display name ("development turn"); `syntax` a short grammar hint for
     players ("place T [move A to B]"); `hours` the default deadline, in hours, of one such
     decision; `simultaneous`: secret and collected from several seats at once, else in turn.
+
+    The words the service's mails use, each with a default from the others: `ask` finishes
+    "it is your turn to ..." ("play your development turn"); `noun` names one in a sentence,
+    with its article ("a development turn"); `help` says in a sentence how to answer it
+    ("place T, optionally with 'eagle T'"; by default the `syntax`).
     """
 
     name: str
@@ -91,6 +96,18 @@ class DecisionKind:
     syntax: str
     hours: int
     simultaneous: bool
+    ask: str = ""
+    noun: str = ""
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.ask:
+            object.__setattr__(self, "ask", f"play your {self.title}")
+        if not self.noun:
+            article = "an" if self.title[:1].lower() in "aeiou" else "a"
+            object.__setattr__(self, "noun", f"{article} {self.title}")
+        if not self.help:
+            object.__setattr__(self, "help", self.syntax)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,15 +5,31 @@ secret seed: board, edition and options are copied out field by field.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-from engine.aztlan.bots import BOTS
+from engine import default_game
+from engine.core import Game as GameRules
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
-from pbem.services.lobby import DECISION_KINDS, ON_MISSED
+from pbem.services.lobby import ON_MISSED
 from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
+
+
+class OfTheGame(validate.Validator):
+    """One of a fact of the game being created (its bots, its kinds of decision), looked up
+    when a request is read: the schemas name no game's words.  The API creates the default
+    game (engine.default_game), so that is the game asked."""
+
+    def __init__(self, facts: Callable[[GameRules], Iterable[str]]):
+        self.facts = facts
+
+    def __call__(self, value: Any) -> Any:
+        allowed = list(self.facts(default_game()))
+        if value not in allowed:
+            raise ValidationError(f"Must be one of: {', '.join(allowed)}.")
+        return value
 
 
 class ErrorSchema(Schema):
@@ -74,9 +90,10 @@ class GameSchema(Schema):
 
 
 class DeadlinesSchema(Schema):
-    hours = fields.Dict(keys=fields.Str(validate=validate.OneOf(DECISION_KINDS)),
+    hours = fields.Dict(keys=fields.Str(validate=OfTheGame(lambda game: (kind.name for kind in game.decision_kinds))),
                         values=fields.Int(allow_none=True, validate=validate.Range(1, 14 * 24)),
-                        metadata={"description": "hours per kind of decision; null: no deadline"})
+                        metadata={"description": "hours per kind of decision, each one of the game's "
+                                                 "decision kinds (docs/engine.md); null: no deadline"})
     on_missed = fields.Str(validate=validate.OneOf(ON_MISSED), load_default="bot")
     settle_seconds = fields.Int(load_default=0, validate=validate.Range(0, MAX_SETTLE_SECONDS),
                                 metadata={"description": "seconds to wait after the last secret choice "
@@ -98,8 +115,9 @@ class DeadlinesSchema(Schema):
 class GameCreateSchema(Schema):
     title = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
     players = fields.Int(load_default=3, validate=validate.Range(2, 4))
-    bots = fields.List(fields.Str(validate=validate.OneOf(list(BOTS))), load_default=list,
-                       metadata={"description": "one bot kind per bot seat"})
+    bots = fields.List(fields.Str(validate=OfTheGame(lambda game: game.bots)), load_default=list,
+                       metadata={"description": "one bot kind per bot seat, each one of the game's bots "
+                                                "(docs/engine.md)"})
     invites = fields.List(fields.Email(), load_default=list)
     board = fields.Str(load_default="default")
     edition = fields.Str(load_default="default")

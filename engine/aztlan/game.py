@@ -29,13 +29,21 @@ class Aztlan:
     round_name = "age"
     phases = (CHOOSING, DEVELOPMENT, CONFLICT, SCORING)
     decision_kinds = (
-        DecisionKind("power", "power card", "card N", 48, simultaneous=True),
-        DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False),
+        DecisionKind("power", "power card", "card N", 48, simultaneous=True,
+                     ask="choose your power card", noun="the power card",
+                     help="card N (one of your power cards)"),
+        DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False,
+                     ask="play your development turn", noun="a development turn",
+                     help="place T, optionally with 'eagle T' and 'move A to B'"),
         DecisionKind("conflict", "conflict turn", "battle T | coexist T | tlatoani T battle|coexist | tie T",
-                     24, simultaneous=False),
-        DecisionKind("reaction", "battle answer", "sacred T | accept T", 24, simultaneous=True),
+                     24, simultaneous=False, ask="settle the conflicts you won", noun="a conflict turn",
+                     help="battle T, coexist T, tlatoani T battle|coexist, or tie T, one per territory"),
+        DecisionKind("reaction", "battle answer", "sacred T | accept T", 24, simultaneous=True,
+                     ask="answer a battle declared against you", noun="an answer to a battle",
+                     help="sacred T or accept T"),
         DecisionKind("scoring", "scoring turn", "score [wild TYPE] [blessing GOD]... [rafts A and B]...",
-                     24, simultaneous=True),
+                     24, simultaneous=True, ask="carry out your scoring", noun="a scoring turn",
+                     help="score, optionally with 'wild TYPE', 'blessing GOD', 'rafts A and B'"),
     )
     options = OPTIONS
     bots = tuple(BOTS)

@@ -8,22 +8,13 @@ from typing import Any
 from pbem.describe import card_title, describe_all
 from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
-from pbem.services.notify import WHAT
+from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
 from pbem.services.schedule import when
 
 HISTORY_LINES = 30
 IGNORED_LINES = 100  # quoted back at most; a mail's reply text is at most 32 KiB anyway
 IGNORED_CHARS = 100
-
-# What each kind of decision is answered with (docs/orders.md).
-SYNTAX = {
-    "power": "card N (one of your power cards)",
-    "turn": "place T, optionally with 'eagle T' and 'move A to B'",
-    "conflict": "battle T, coexist T, tlatoani T battle|coexist, or tie T, one per territory",
-    "reaction": "sacred T or accept T",
-    "scoring": "score, optionally with 'wild TYPE', 'blessing GOD', 'rafts A and B'",
-}
 
 HELP = """Commands (any case, one per line, several per mail):
   HELP                 this list
@@ -63,16 +54,21 @@ def expected(game: Game, view: dict[str, Any]) -> str:
     mine = (view.get("me") or {}).get("decisions") or []
     if not mine:
         return "Nothing is asked of you now."
-    kinds = list(dict.fromkeys(d["kind"] for d in mine))
+    known = decision_kinds(game.kind)
+    asked = dict.fromkeys(d["kind"] for d in mine)
+    # What each kind of decision is answered with (docs/orders.md).
     return "You are asked to " + "; ".join(
-        f"{WHAT.get(kind, kind)}: {SYNTAX.get(kind, 'see the orders page')}" for kind in kinds) + "."
+        f"{known[name].ask}: {known[name].help}" if name in known else f"{name}: see the orders page"
+        for name in asked) + "."
 
 
 def waiting_for(seen: GameView) -> str:
     """Who the game still waits for, and for what: seats whose orders are in (bots count as
     in: they decide the moment the others have) are left out; the reader is "you"."""
     me = seen.seat.name if seen.seat is not None else None
-    owed = [f"{'you' if d['seat'] == me else _who(seen.game, d['seat'])} ({WHAT.get(d['kind'], d['kind'])})"
+    known = decision_kinds(seen.game.kind)
+    owed = [f"{'you' if d['seat'] == me else _who(seen.game, d['seat'])} "
+            f"({known[d['kind']].ask if d['kind'] in known else d['kind']})"
             for d in seen.view.get("decisions", []) if d["seat"] not in seen.submitted]
     return "Waiting for: " + (", ".join(owed) if owed else "nobody: every order is in") + "."
 

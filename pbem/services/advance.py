@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.aztlan.bots import make_bot
+from engine import get_game
 from engine.core import GameState, OrderError
 from engine.records import split_line
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
@@ -257,8 +257,8 @@ class _Run:
         state = self.state
         # Seeded from the secret seed and the log length: the same position gets the same answer.
         seed = f"{self.seed}:{seat_name}:{len(state.order_log())}:{attempt}"
-        return make_bot(kind or self.seats[seat_name].bot or FALLBACK_BOT, seed).order(
-            state, state.seats.index(seat_name))  # type: ignore[arg-type]
+        return get_game(state.game).make_bot(kind or self.seats[seat_name].bot or FALLBACK_BOT, seed).order(
+            state, state.seats.index(seat_name))
 
     def _apply_bot(self, seat_name: str, order: Any) -> None:
         for attempt in range(FALLBACK_TRIES + 1):

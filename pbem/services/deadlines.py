@@ -34,17 +34,16 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from engine.aztlan.bots import BOTS, make_bot
-from engine.aztlan.orders import to_text
+from engine import get_game
 from engine.core import GameState, OrderError
 from pbem.models import ERROR_MAX, Game, GameEvent, PendingOrder, QueuedTurn, Seat, TickFailure, TickState, User
-from pbem.services import links
+from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.moves_mail import send_digests
-from pbem.services.notify import WHAT, base_url, mail_seat
-from pbem.services.schedule import (DECISION_NAMES, REMINDER_HOURS, claim_game, current_kind, iso_utc, log_event, mail_user,
+from pbem.services.notify import base_url, mail_seat
+from pbem.services.schedule import (REMINDER_HOURS, claim_game, current_kind, iso_utc, log_event, mail_user,
                                     owing, passed_reminder, policy_of, schedule, when)
 from pbem.services.state import game_state
 from pbem.services.vacations import away_until, sync_stand_ins
@@ -287,14 +286,15 @@ def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
     copy; the random bot stands in if the chosen bot finds nothing legal (a bot bug)."""
     index = state.seats.index(seat)
     count = len(state.order_log())
+    rules = get_game(state.game)
     for attempt in range(FALLBACK_TRIES + 1):
         bot = kind if attempt == 0 else FALLBACK_BOT
-        order = make_bot(bot, f"{seed}:{seat}:{count}:default:{attempt}").order(state.clone(), index)  # type: ignore[arg-type]
+        order = rules.make_bot(bot, f"{seed}:{seat}:{count}:default:{attempt}").order(state.clone(), index)
         try:
             state.clone().apply(seat, order)
         except OrderError:
             continue
-        return to_text(order)
+        return state.order_text(order)
     raise BotFailure(f"no legal default found for {seat}")
 
 
@@ -309,8 +309,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
         return
     policy = policy_of(game)
     kind = current_kind(state) or ""
-    what = WHAT.get(kind, "decide")
-    public = DECISION_NAMES.get(kind, "a decision")
+    what, public = kinds.ask(game.kind, kind), kinds.noun(game.kind, kind)
     url = links.game(base_url(), game.id)
     passed = f"due{int(game.deadline_at.timestamp())}"  # the event of every mail about this miss
     play_default = policy.on_missed == "bot"
@@ -401,7 +400,7 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
     if offset is None:
         return
     state = game_state(session, game)
-    what = WHAT.get(current_kind(state) or "", "decide")
+    what = kinds.ask(game.kind, current_kind(state))
     url = links.game(base_url(), game.id)
     left = game.deadline_at - now  # type: ignore[operator]
     for seat in owing(session, game, state):
@@ -611,9 +610,8 @@ def take_over(session: Session, game_id: int, user: User, seat_name: str, now: d
 @unit_of_work
 def hand_to_bot(session: Session, game_id: int, host: User, seat_name: str, bot: str, now: datetime) -> Seat:
     """The host gives a seat offered to a replacement to a bot for the rest of the game."""
-    if bot not in BOTS:
-        raise Invalid(f"unknown bot {str(bot)[:20]!r}; known: {', '.join(BOTS)}")
     game = _host_game(session, game_id, host, "hand a seat to a bot")
+    kinds.check_bot(game.kind, bot)
     seat = _offered_seat(game, seat_name)
     before = _name(seat)
     clear_seat(session, game, seat)
@@ -647,7 +645,7 @@ class DeadlineInfo:
 
     @property
     def kind_name(self) -> str:
-        return DECISION_NAMES.get(self.kind or "", "a decision")
+        return kinds.noun(self.game.kind, self.kind)
 
     @property
     def extension_hours_left(self) -> int:

@@ -10,13 +10,13 @@ from typing import Any, Sequence
 from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from engine import get_game
-from engine.aztlan.bots import BOTS
+from engine import default_game, get_game
 from engine.aztlan.data import names as packaged_names
-from engine.core import SetupError
+from engine.core import Game as GameRules, SetupError
 from pbem.mail.outbox import send_mail
 from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
+from pbem.services.kinds import check_bot, decision_kinds, default_hours
 from pbem.services.accounts import normalize_address, owner_of
 from pbem.services.advance import MAX_SETTLE_SECONDS, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -24,9 +24,6 @@ from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.schedule import check_policy_extras
 from pbem.text import one_line
 
-GAME_KIND = "aztlan"
-DECISION_KINDS = ("power", "turn", "conflict", "reaction", "scoring")
-DEFAULT_HOURS = {"power": 48, "turn": 24, "conflict": 24, "reaction": 24, "scoring": 24}
 MAX_HOURS = 14 * 24
 ON_MISSED = ("bot", "wait")
 SEED_LIMIT = 2 ** 53  # stays exact in JavaScript clients once the record is published
@@ -34,9 +31,11 @@ SEED_LIMIT = 2 ** 53  # stays exact in JavaScript clients once the record is pub
 
 @dataclass
 class NewGame:
-    """What a creator asks for.  `bots` lists one bot kind per bot seat."""
+    """What a creator asks for.  `game` names a registered game (None: the default game);
+    `bots` lists one of its bot kinds per bot seat."""
 
     title: str
+    game: str | None = None
     players: int = 3
     bots: Sequence[str] = ()
     invites: Sequence[str] = ()
@@ -55,18 +54,29 @@ def available(folder: str) -> list[str]:
         return []
 
 
-def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
-    """Hours allowed per kind of decision (None: no deadline) and what a missed one gets;
-    the deadline tick enforces it (docs/deadlines.md).  Settings left out keep their defaults
-    (pbem.services.schedule.POLICY_DEFAULTS) and are not stored."""
+def rules_for(name: str | None) -> GameRules:
+    """The registered game called `name`, or the default game for None."""
+    try:
+        return default_game() if name is None else get_game(name)
+    except SetupError as error:
+        raise Invalid(str(error)) from None
+
+
+def deadline_policy(data: dict[str, Any] | None, game_name: str | None = None) -> dict[str, Any]:
+    """Hours allowed per kind of decision of the game (None: the default game's; an hour
+    value None: no deadline) and what a missed one gets; the deadline tick enforces it
+    (docs/deadlines.md).  Settings left out keep their defaults (the game's hours,
+    pbem.services.schedule.POLICY_DEFAULTS) and are not stored."""
+    game_name = rules_for(game_name).name
     data = dict(data or {})
-    hours = dict(DEFAULT_HOURS)
+    known = decision_kinds(game_name)
+    hours: dict[str, int | None] = dict(default_hours(game_name))
     given = data.pop("hours", {}) or {}
     if not isinstance(given, dict):
         raise Invalid("deadline hours must be given per kind of decision")
     for kind, value in given.items():
-        if kind not in DECISION_KINDS:
-            raise Invalid(f"unknown kind of decision {str(kind)[:20]!r}; known: {', '.join(DECISION_KINDS)}")
+        if kind not in known:
+            raise Invalid(f"unknown kind of decision {str(kind)[:20]!r}; known: {', '.join(known)}")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= MAX_HOURS):
             raise Invalid(f"the deadline for {kind} must be 1 to {MAX_HOURS} hours, or none")
@@ -87,16 +97,14 @@ def deadline_policy(data: dict[str, Any] | None) -> dict[str, Any]:
     return policy
 
 
-def _validate(new: NewGame) -> tuple[str, list[str]]:
+def _validate(new: NewGame, rules: GameRules) -> tuple[str, list[str]]:
     title = one_line(new.title)
     if not 1 <= len(title) <= TITLE_MAX:
         raise Invalid(f"a title has 1 to {TITLE_MAX} characters")
-    rules = get_game(GAME_KIND)
     if not rules.min_players <= new.players <= rules.max_players:  # type: ignore[attr-defined]
         raise Invalid(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")  # type: ignore[attr-defined]
     for kind in new.bots:
-        if kind not in BOTS:
-            raise Invalid(f"unknown bot {str(kind)[:20]!r}; known: {', '.join(BOTS)}")
+        check_bot(rules.name, kind)
     invites = [normalize_address(address) for address in new.invites]
     if len(set(invites)) != len(invites):
         raise Invalid("an address is invited twice")
@@ -110,9 +118,8 @@ def _validate(new: NewGame) -> tuple[str, list[str]]:
     return title, invites
 
 
-def _check_setup(setup: dict[str, Any], players: int) -> None:
+def _check_setup(rules: GameRules, setup: dict[str, Any], players: int) -> None:
     """Build the engine's setup once with stand-in players, so a bad option fails now."""
-    rules = get_game(GAME_KIND)
     trial = {**setup, "players": rules.seating(setup["seed"], players)}  # type: ignore[attr-defined]
     try:
         rules.new_game(trial)
@@ -123,12 +130,13 @@ def _check_setup(setup: dict[str, Any], players: int) -> None:
 @unit_of_work
 def create_game(session: Session, creator: User, new: NewGame, *, base_url: str) -> Game:
     """A new game with the creator in the first seat, then the bots, then the invited."""
-    title, invites = _validate(new)
+    rules = rules_for(new.game)
+    title, invites = _validate(new, rules)
     seed = new.seed if new.seed is not None else secrets.randbelow(SEED_LIMIT)
     setup = {"board": new.board, "edition": new.edition, "options": dict(new.options or {}), "seed": seed}
-    _check_setup(setup, new.players)
-    game = Game(kind=GAME_KIND, title=title, status=Game.OPEN, setup=setup,
-                deadline_policy=deadline_policy(new.deadlines), created_by=creator.id)
+    _check_setup(rules, setup, new.players)
+    game = Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup,
+                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id)
     occupants: list[dict[str, Any]] = [{"user_id": creator.id, "joined_at": now()}]
     occupants += [{"bot": kind} for kind in new.bots]
     occupants += [{"invited_email": address} for address in invites]
@@ -150,7 +158,8 @@ def _mail_invitation(session: Session, game: Game, inviter: User, address: str, 
     # the key as a digest: keys are short).
     invitee_key = hashlib.sha256(address.lower().encode()).hexdigest()[:32]
     send_mail(session, address, f"{inviter.display_name} invites you to play {game.title}",
-              f"{inviter.display_name} invites you to a game of Aztlán on pbem: {game.title}.\n\n"
+              f"{inviter.display_name} invites you to a game of {get_game(game.kind).title} on pbem: "
+              f"{game.title}.\n\n"
               f"Sign in with this address and join it here:\n{links.game(base_url, game.id)}\n",
               kind="invitation", key=f"invitation:{game.id}:{invitee_key}")
 

@@ -23,13 +23,8 @@ from sqlalchemy.orm import Session
 
 from pbem.mail.outbox import queued, send_mail
 from pbem.models import Game, Seat, User
-from pbem.services import links, moves_mail, report_mail
+from pbem.services import kinds, links, moves_mail, report_mail
 from pbem.services.schedule import mail_user
-
-WHAT = {"power": "choose your power card", "turn": "play your development turn",
-        "conflict": "settle the conflicts you won", "reaction": "answer a battle declared against you",
-        "scoring": "carry out your scoring"}
-
 
 def base_url() -> str:
     """The public address for links: the app's setting, else the environment's."""
@@ -76,7 +71,7 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     # Replies go to the seat's own token address; one mail per seat and decision.
     send_mail(session, address, turn_subject(game),
-              f"{game.title}: it is your turn to {WHAT.get(kind, 'decide')}.\n\nOpen the game:\n{url}\n\n"
+              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\nOpen the game:\n{url}\n\n"
               f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
               + moves_mail.since_last_turn(session, game, state, seat),
               kind="turn", reply_to=seat_reply_address(session, seat), key=key)

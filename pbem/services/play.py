@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from engine.aztlan.orders import to_text
 from engine.core import OrderError, ParseError
 from engine.records import replay
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
@@ -122,7 +121,7 @@ def _check(state: Any, seat: str, text: str) -> list[str]:
         raise OrderRejected(str(error), expected=error.expected, line=error.line) from None
     except OrderError as error:
         raise OrderRejected(str(error)) from None
-    lines = [to_text(order) for order in orders]
+    lines = [state.order_text(order) for order in orders]
     if any(len(line) > ORDER_MAX for line in lines):
         raise OrderRejected(f"an order has at most {ORDER_MAX} characters")
     return lines

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from engine.aztlan.bots import BOTS
+from engine import get_game
 from pbem.mail.models import SeatToken
 from pbem.models import Game, Seat, User
 from pbem.services.advance import advance
@@ -29,7 +29,7 @@ def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Se
     seat = require_seat(game, user)
     policy = policy_from(game.deadline_policy)
     bot = policy.abandoned or policy.default or FALLBACK_BOT  # as for a seat nobody plays any more
-    if bot not in BOTS:
+    if bot not in get_game(game.kind).bots:
         bot = FALLBACK_BOT
     clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot, seat.waiting = None, None, bot, False

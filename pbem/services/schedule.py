@@ -97,9 +97,6 @@ def check_policy_extras(data: dict[str, Any]) -> dict[str, Any]:
 
 # ---- who owes the current decision ------------------------------------------------------------
 
-DECISION_NAMES = {"power": "the power card", "turn": "a development turn", "conflict": "a conflict turn",
-                  "reaction": "an answer to a battle", "scoring": "a scoring turn"}
-
 def current_kind(state: GameState) -> str | None:
     decisions = state.decisions(options=False)
     return decisions[0].kind if decisions else None

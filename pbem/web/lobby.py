@@ -6,11 +6,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from engine.aztlan.bots import BOTS
+from engine import default_game
 from engine.aztlan.options import CHOICES, Options
 from pbem.extensions import db
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
+from pbem.services.kinds import default_hours
 from pbem.services.schedule import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.web import back, current_user, login_required, signed_in
 
@@ -31,9 +32,10 @@ def home() -> Any:
 
 
 def _form_defaults() -> dict[str, Any]:
+    game = default_game()  # the game the form creates
     return {"boards": lobby.available("boards"), "editions": lobby.available("editions"),
-            "bots": list(BOTS), "choices": CHOICES, "defaults": Options().to_dict(),
-            "hours": lobby.DEFAULT_HOURS, "on_missed": lobby.ON_MISSED,
+            "bots": list(game.bots), "choices": CHOICES, "defaults": Options().to_dict(),
+            "hours": default_hours(game.name), "on_missed": lobby.ON_MISSED,
             "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
             "policy_defaults": POLICY_DEFAULTS}
 
@@ -54,7 +56,7 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
         raise Invalid("at most 3 bots")
     invites = [a for a in re.split(r"[\s,;]+", form.get("invites", "")) if a]
     options = {name: form[name] for name in CHOICES if form.get(name)}
-    hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in lobby.DECISION_KINDS}
+    hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in default_hours(default_game().name)}
     return lobby.NewGame(title=form.get("title", ""), players=players or 3,
                          bots=[form.get("bot_kind", "heuristic")] * bot_count, invites=invites,
                          board=form.get("board", "default"), edition=form.get("edition", "default"),

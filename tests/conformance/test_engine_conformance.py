@@ -116,6 +116,7 @@ def test_static_facts_are_well_formed(game):
     assert names and len(set(names)) == len(names)
     for kind in game.decision_kinds:
         assert kind.title.strip() and kind.syntax.strip(), kind
+        assert kind.ask.strip() and kind.noun.strip() and kind.help.strip(), kind
         assert isinstance(kind.hours, int) and 1 <= kind.hours <= 14 * 24, kind
         assert isinstance(kind.simultaneous, bool)
     assert len({option.name for option in game.options}) == len(game.options)

@@ -21,12 +21,12 @@ from pbem.mail.settings import load
 from pbem.models import Seat, User
 from pbem.services import accounts, advance, play
 from pbem.services.errors import Invalid
-from pbem.services.schedule import DECISION_NAMES
+from pbem.services.kinds import decision_kinds
 from pbem.services.state import game_state
 from deadline_helpers import HOUR, SECOND, fresh, mails, owes, pending, play_own, seat_of, tick, two_humans
 from service_helpers import submit, web_sign_in
 
-NO_DEADLINES = {kind: None for kind in DECISION_NAMES}  # only the digest acts on the clock here
+NO_DEADLINES = {kind: None for kind in decision_kinds("aztlan")}  # only the digest acts on the clock here
 PARIS = ZoneInfo("Europe/Paris")
 RECAP = "Since your last news:"
 

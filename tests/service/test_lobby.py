@@ -105,9 +105,10 @@ def test_game_lists(session):
 
 
 def test_deadline_policies_are_checked():
-    assert lobby.deadline_policy(None)["hours"]["power"] == lobby.DEFAULT_HOURS["power"]
+    defaults = {"power": 48, "turn": 24, "conflict": 24, "reaction": 24, "scoring": 24}  # Aztlán's
+    assert lobby.deadline_policy(None)["hours"] == defaults
     assert lobby.deadline_policy({"hours": {"scoring": None}, "on_missed": "wait"}) == {
-        "hours": {**lobby.DEFAULT_HOURS, "scoring": None}, "on_missed": "wait"}
+        "hours": {**defaults, "scoring": None}, "on_missed": "wait"}
     for bad in ({"hours": {"lunch": 3}}, {"hours": {"turn": 0}}, {"on_missed": "explode"}, {"grace": 1}):
         with pytest.raises(Invalid):
             lobby.deadline_policy(bad)
@@ -139,3 +140,12 @@ def test_no_invitation_mail_for_those_who_turned_them_off(session):
     invited = session.scalars(select(OutboxMessage.to_address).where(OutboxMessage.kind == "invitation")).all()
     assert invited == ["cy@example.com"]
     assert lobby.open_games(session, bo) == [game]  # the seat is still kept for Bo
+
+
+def test_deadline_policies_follow_the_game():
+    # The test game's kinds and hours, not Aztlán's.
+    assert lobby.deadline_policy(None, "duel")["hours"] == {"bid": 24, "pick": 12}
+    with pytest.raises(Invalid, match="unknown kind of decision 'power'; known: bid, pick"):
+        lobby.deadline_policy({"hours": {"power": 3}}, "duel")
+    with pytest.raises(Invalid, match="unknown game 'chess'"):
+        lobby.deadline_policy(None, "chess")

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from duel.bots import BOTS
-from duel.rules import BIDDING, OPTIONS, PICKING, SEATS, DuelState, setup_from_record
+from duel.rules import BIDDING, MAX_BID, OPTIONS, PICKING, SEATS, DuelState, setup_from_record
 from engine.core import Bot, DecisionKind, SetupError
 
 
@@ -16,8 +16,12 @@ class Duel:
     seats = SEATS
     round_name = "round"
     phases = (BIDDING, PICKING)
-    decision_kinds = (DecisionKind("bid", "secret bid", "bid N", 24, simultaneous=True),
-                      DecisionKind("pick", "token pick", "pick N", 12, simultaneous=False))
+    decision_kinds = (DecisionKind("bid", "secret bid", "bid N", 24, simultaneous=True,
+                                   ask="bid for this round's tokens", noun="a secret bid",
+                                   help=f"bid N (1 to {MAX_BID} of your coins)"),
+                      DecisionKind("pick", "token pick", "pick N", 12, simultaneous=False,
+                                   ask="pick a token", noun="a token pick",
+                                   help="pick N (the value of a token left in the row)"))
     options = OPTIONS
     bots = tuple(BOTS)
 
