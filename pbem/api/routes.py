@@ -60,10 +60,12 @@ def _user() -> User:
 def _body(schema: Schema) -> dict[str, Any]:
     if not request.is_json:
         raise Invalid("send a JSON object (Content-Type: application/json)")
-    try:
-        data = current_app.json.loads(request.get_data())
-    except ValueError as error:  # the parser's own reason: too deep, NaN, not JSON at all
-        raise Invalid(f"the body is not JSON pbem reads: {error}") from None
+    data = request.get_json(silent=True)  # parsed once per request (the input check parsed it first)
+    if data is None:  # only a refused body is parsed again, for the parser's own reason
+        try:
+            current_app.json.loads(request.get_data())
+        except ValueError as error:  # too deep, NaN, not JSON at all
+            raise Invalid(f"the body is not JSON pbem reads: {error}") from None
     if not isinstance(data, dict):
         raise Invalid("send a JSON object, not a JSON list or value")
     return schema.load(data)

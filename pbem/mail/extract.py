@@ -271,7 +271,7 @@ def _join_split_addresses(lines: list[str]) -> list[str]:
     which would read as a quote: it goes back to its line."""
     out: list[str] = []
     for line in lines:
-        if out and line in (">:", "> :", ">", ">:") and "<" in out[-1] and not out[-1].endswith(">") \
+        if out and line in (">:", "> :", ">") and "<" in out[-1] and not out[-1].endswith(">") \
                 and out[-1].count("<") > out[-1].count(">"):
             out[-1] += ">:" if line != ">" else ">"
         else:

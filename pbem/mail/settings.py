@@ -49,7 +49,9 @@ class MailSettings:
     # answers per From address and hour to authenticated mail that carried nothing out
     # (an autoresponder without auto-reply headers loops with us no longer than this)
     replies_per_hour: int = 10
-    answers_per_hour: int = 200  # answers per From address and hour in all (STATUS, BOARD, orders...): far above a player playing live by mail
+    # answers per From address and hour in all (STATUS, BOARD, orders...); a seat's whole game
+    # by mail at one sitting took 73
+    answers_per_hour: int = 200
 
     @property
     def sender_address(self) -> str:

@@ -294,7 +294,7 @@ class _Run:
         rows = self.turns.get(seat_name)
         return (bool(rows) and self.held.get(seat_name) != self.logged
                 and self.state.decisions(options=False)[0].kind == "turn"
-                and getattr(self.state, "age", None) == rows[0].round)  # type: ignore[index]
+                and self.state.round == rows[0].round)
 
     def _apply_turn(self, seat_name: str) -> bool:
         """Play the seat's next queued turn; False if there is none, or it is illegal now (then
@@ -315,10 +315,10 @@ class _Run:
     def expire_turns(self) -> None:
         """Queued turns for an age whose development phase is over (or a finished game) go."""
         state = self.state
-        age, phase = getattr(state, "age", None), getattr(state, "phase", None)
+        current, phase = state.round, state.phase
         for seat_name, rows in self.turns.items():
-            stale = [row for row in rows if state.is_over() or age is None or row.round < age
-                     or (row.round == age and phase not in ("choosing", "development"))]
+            stale = [row for row in rows if state.is_over() or row.round < current
+                     or (row.round == current and phase not in ("choosing", "development"))]
             if stale:
                 self.consumed.extend(stale)
                 self.turns[seat_name] = [row for row in rows if row not in stale]

@@ -81,7 +81,12 @@ class TickReport:
     def fail(self, game_id: int, error: BaseException) -> None:
         if game_id not in self.errors:
             self.failed.append(game_id)
-        self.errors[game_id] = f"{error.__class__.__name__}: {error}"[:ERROR_MAX]
+        self.errors[game_id] = error_text(error)
+
+
+def error_text(error: BaseException) -> str:
+    """An exception as operators read it (the class tells most), within the column's size."""
+    return f"{error.__class__.__name__}: {error}"[:ERROR_MAX]
 
 
 def tick(session: Session, now: datetime) -> TickReport:
@@ -97,7 +102,7 @@ def tick(session: Session, now: datetime) -> TickReport:
         _run(session, now, gap, report)
     except Exception as error:
         session.rollback()
-        _finish(session, now, f"{error.__class__.__name__}: {error}"[:ERROR_MAX])
+        _finish(session, now, error_text(error))
         raise
     _keep_failures(session, report)
     _finish(session, now, None)
@@ -226,8 +231,8 @@ def _name(seat: Seat) -> str:
 
 
 def _age(state: GameState) -> str:
-    age = getattr(state, "age", None)
-    return f"age {age}: " if age else ""
+    """"age 2: " (the game's word for a round), to begin a line about the current round."""
+    return f"{get_game(state.game).round_name} {state.round}: "
 
 
 def _catch_up(session: Session, game: Game, now: datetime, report: TickReport) -> None:

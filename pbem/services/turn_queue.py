@@ -19,8 +19,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from engine.aztlan.cards import AGES
-from engine.aztlan.orders import Turn, to_text
-from engine.core import ParseError
+from engine.aztlan.orders import Turn
+from engine.core import GameState, ParseError
 from pbem.models import Game, QueuedTurn, Seat, User
 from pbem.services.errors import Conflict, Invalid, NotFound, OrderRejected
 from pbem.services.locking import lock_game, unit_of_work
@@ -39,8 +39,8 @@ def _seat(session: Session, game_id: int, user: User, *, lock: bool = False) -> 
     return game, require_seat(game, user)
 
 
-def _target_age(state: object) -> int:
-    age, phase = getattr(state, "age"), getattr(state, "phase")
+def _target_age(state: GameState) -> int:
+    age, phase = state.round, state.phase
     if phase in ("choosing", "development"):
         return int(age)
     if age < AGES:
@@ -48,10 +48,10 @@ def _target_age(state: object) -> int:
     raise Conflict("the last age's development phase is over: there are no turns left to queue")
 
 
-def _check(state: object, text: str) -> list[str]:
+def _check(state: GameState, text: str) -> list[str]:
     """The canonical lines of the queued turns, checked against the board only."""
     try:
-        orders = state.parse(text)  # type: ignore[attr-defined]
+        orders = state.parse(text)
     except ParseError as error:
         raise OrderRejected(str(error), expected=error.expected, line=error.line) from None
     if not orders:
@@ -61,7 +61,7 @@ def _check(state: object, text: str) -> list[str]:
     board = state.board  # type: ignore[attr-defined]
     lines = []
     for order in orders:
-        text_line = to_text(order)
+        text_line = state.order_text(order)
         if not isinstance(order, Turn):
             raise OrderRejected(f"'{text_line}' is not a development turn: only turns ('place ...') can be queued")
         if order.move is not None:
