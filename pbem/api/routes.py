@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError
 
 from pbem.api import api_bp
 from pbem.api.errors import error_response
-from pbem.describe import describe_all
+from pbem.games.aztlan.sentences import describe_all
 from pbem.extensions import db, limiter
 from pbem.mail import seat_address
 from pbem.models import User, now

@@ -20,7 +20,7 @@ CID = "board"
 
 
 def board_picture(board: Any, view: dict[str, Any]) -> MailPart | None:
-    from pbem.drawing.aztlan import board_svg
+    from pbem.games.aztlan.drawing import board_svg
     from pbem.reports.render import MAIL_BOARD_WIDTH, RenderError, rasteriser, svg_to_png
 
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbem.describe import card_title, describe_all
+from pbem.games.aztlan.sentences import card_title, describe_all
 from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
 from pbem.services.kinds import decision_kinds

@@ -97,7 +97,7 @@ def _ages_scored(record: dict[str, Any]) -> Iterator[tuple[int, Any]]:
 @lru_cache(maxsize=1)
 def _colours() -> dict[str, str]:
     try:
-        from pbem.drawing.aztlan import pawn_colours
+        from pbem.games.aztlan.drawing import pawn_colours
         return {**_FALLBACK_COLOURS, **pawn_colours()}
     except ImportError:  # the drawing module is optional for content
         return dict(_FALLBACK_COLOURS)
@@ -115,7 +115,7 @@ def _people(people: str, colours: Mapping[str, str]) -> dict[str, str]:
 @lru_cache(maxsize=1)
 def _terrain_colours() -> dict[str, str]:
     try:
-        from pbem.drawing.aztlan import TERRAIN_COLOURS
+        from pbem.games.aztlan.drawing import TERRAIN_COLOURS
         return {**_FALLBACK_TERRAIN, **TERRAIN_COLOURS}
     except ImportError:
         return dict(_FALLBACK_TERRAIN)
@@ -215,7 +215,7 @@ def _board_svg(game: _Game, view: dict[str, Any], caption: str, highlight: list[
     """The board from the reader's view, as SVG (None if the board has no geometry)."""
     alt = f"The board after {caption}"
     try:
-        from pbem.drawing.aztlan import board_svg
+        from pbem.games.aztlan.drawing import board_svg
     except ImportError:
         return {"svg": None, "alt": alt, "caption": caption}
     try:

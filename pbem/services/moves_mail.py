@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from pbem.describe import describe_all
+from pbem.games.aztlan.sentences import describe_all
 from pbem.mail.outbox import send_mail
 from pbem.models import Game, Seat, User
 from pbem.services import links

@@ -30,7 +30,7 @@ DRAWN_VIEW_KEYS = ("pawns", "peoples", "conflicts")
 @lru_cache(maxsize=256)
 def _draw(board: Any, drawn: str, clickable: bool, highlight: tuple[int, ...]) -> str | None:
     try:
-        from pbem.drawing.aztlan import board_svg as draw
+        from pbem.games.aztlan.drawing import board_svg as draw
     except ImportError:
         return None
     try:

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from engine.aztlan.board import TERRAIN_TYPES
-from pbem.describe import card_title, describe_all
+from pbem.games.aztlan.sentences import card_title, describe_all
 from pbem.extensions import db, limiter
 from pbem.mail import seat_address
 from pbem.models import Game, now

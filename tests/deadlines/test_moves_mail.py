@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.describe import describe_all
+from pbem.games.aztlan.sentences import describe_all
 from pbem.mail.delivery import build
 from pbem.mail.gateway import seat_reply_address
 from pbem.mail.models import MailDelivery

@@ -16,7 +16,7 @@ from engine.aztlan.board import Board, Lake, Territory, load_board  # noqa: E402
 from engine.aztlan.bots import RandomBot  # noqa: E402
 from engine.aztlan.data import packaged_board  # noqa: E402
 from engine.aztlan.game import GAME  # noqa: E402
-from pbem.drawing.aztlan import board_svg, pawn_colours  # noqa: E402
+from pbem.games.aztlan.drawing import board_svg, pawn_colours  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 BOARD = packaged_board("default")

@@ -1,1 +1,0 @@
-"""Drawings of game boards as standalone SVG (standard library only, nothing fetched)."""

@@ -1,0 +1,144 @@
+"""How the service shows a game: one presentation per game, found by the game's name.
+
+A game is two packages: its rules (engine/<game>, registered in the `pbem.games` entry-point
+group) and its presentation (registered in `pbem.presentations` under the same name):
+event sentences, the board picture, mail BOARD/HAND/HELP text, web decision forms, report
+sections and templates, checks for orders queued ahead.  Every part has a plain fallback
+in `Presentation` itself, so a game that registers no presentation, or leaves a part out
+(no board picture, say), still works on every page, mail and report.
+
+The service asks `presentation(name)` and never names a game (docs/engine.md).
+"""
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from engine import get_game
+from engine.core import OrderError, State
+
+GROUP = "pbem.presentations"
+
+
+class Presentation:
+    """The plain presentation every game gets; a game's own package subclasses it and
+    overrides what it has.  `state` arguments are the engine state at the moment shown,
+    `view` is the reader's view of it (`state.view(seat)`): whatever is drawn for a reader
+    comes from the view, the state only gives public setup facts (the board's geometry)."""
+
+    game: str = ""
+    # This game's own templates, found under "games/<game>/"; None: the plain ones only.
+    templates: Path | None = None
+    # The web's decision forms (a template that includes one form per decision); the plain
+    # one is a text box per decision with the kind's syntax.
+    decisions_template: str = "game/_decisions_plain.html"
+    # The part of the game page that shows the position; the plain one lists the view's
+    # public facts and the board picture if there is one.
+    position_template: str = "game/_position_plain.html"
+    # The decision kind whose orders a seat may queue ahead (None: no queue).
+    queued_kind: str | None = None
+
+    def __init__(self, game: str = "") -> None:
+        if game:
+            self.game = game
+
+    # --- words -------------------------------------------------------------------------
+
+    def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
+        """One event of a view as a plain sentence (templates escape it).  The plain one
+        names the event's type and the seat it concerns."""
+        text = str(event.get("type", "event")).replace("-", " ").capitalize()
+        seat = event.get("seat")
+        if isinstance(seat, str):
+            text += f": {names.get(seat, seat)}"
+        return text + "."
+
+    def sentences(self, events: Sequence[Mapping[str, Any]], names: Mapping[str, str],
+                  state: State) -> list[dict[str, Any]]:
+        """Each event as {round, type, text}, in order."""
+        return [{"round": event.get("round", event.get("age")), "type": event.get("type"),
+                 "text": self.sentence(event, names, state)} for event in events]
+
+    def round_title(self, number: Any) -> str:
+        """"Age 3", "Round 3": a round as people call it."""
+        return f"{get_game(self.game).round_name.capitalize()} {number}"
+
+    # --- the board -----------------------------------------------------------------------
+
+    def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
+                  highlight: Sequence[Any] = (), id_prefix: str = "b") -> str | None:
+        """The position as a standalone SVG seen by the view's reader; None: no picture
+        (pages, mails and reports then show the text alone)."""
+        return None
+
+    def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        """The answer to BOARD: the position in plain text.  The plain one gives each seat's
+        public facts from the view."""
+        lines = []
+        for seat in view.get("seats", []):
+            if not isinstance(seat, Mapping):
+                continue
+            name = seat.get("seat", "")
+            facts = ", ".join(f"{key} {value}" for key, value in seat.items()
+                              if key not in ("seat", "name") and isinstance(value, (int, str)))
+            lines.append(f"  {names.get(name, name)} ({name}): {facts}" if facts else f"  {name}")
+        return "\n".join(lines) or "  nothing to show"
+
+    def hand_text(self, view: Mapping[str, Any]) -> str:
+        """The answer to HAND: what only the reader knows.  The plain one lists the simple
+        facts of the reader's part of the view."""
+        me = view.get("me") or {}
+        facts = [f"{key}: {_plain(value)}" for key, value in me.items()
+                 if key not in ("decisions", "seat") and _plain(value) is not None]
+        return "\n".join(facts) if facts else "Nothing in your hand."
+
+    # --- web forms -----------------------------------------------------------------------
+
+    def form_orders(self, form: Any) -> str:
+        """The order text a posted decision form stands for (the plain forms post it as
+        `orders`); OrderError when the form cannot be read."""
+        text = form.get("orders")
+        if text is None:
+            raise OrderError("unknown kind of form")
+        return str(text)
+
+    # --- orders queued ahead -------------------------------------------------------------
+
+    def queue_round(self, state: State) -> int:
+        """The round whose turns a queue sent now is for (OrderError: none is left)."""
+        return int(state.round)
+
+    def check_queued(self, state: State, order: Any) -> None:
+        """OrderError if `order` cannot be queued ahead (checked again when it is played)."""
+
+
+def _plain(value: Any) -> str | None:
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, (str, int)) for item in value):
+        return ", ".join(map(str, value)) or "none"
+    return None
+
+
+@cache
+def presentation(game: str) -> Presentation:
+    """The presentation registered for the game called `game`, else the plain one."""
+    found = {point.name: point for point in entry_points(group=GROUP)}
+    if game in found:
+        shown = found[game].load()
+        if shown.game != game:
+            raise ValueError(f"the presentation registered as {game!r} is {shown.game!r}'s")
+        return shown
+    return Presentation(game)
+
+
+def template_folders() -> dict[str, Path]:
+    """Each registered presentation's template folder by the prefix it is found under."""
+    folders = {}
+    for point in entry_points(group=GROUP):
+        shown = presentation(point.name)
+        if shown.templates is not None:
+            folders[f"games/{point.name}"] = shown.templates
+    return folders
