@@ -88,7 +88,9 @@ class DecisionKind:
     The words the service's mails use, each with a default from the others: `ask` finishes
     "it is your turn to ..." ("play your development turn"); `noun` names one in a sentence,
     with its article ("a development turn"); `help` says in a sentence how to answer it
-    ("place T, optionally with 'eagle T'"; by default the `syntax`).
+    ("place T, optionally with 'eagle T'"; by default the `syntax`).  `words` are the words
+    its orders start with, which tell an order from prose in a mail (by default the first
+    word of each `|` alternative of the syntax: "battle T | tie T" gives battle and tie).
     """
 
     name: str
@@ -99,8 +101,13 @@ class DecisionKind:
     ask: str = ""
     noun: str = ""
     help: str = ""
+    words: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if not self.words:
+            firsts = (alternative.split()[0] for alternative in self.syntax.split("|") if alternative.split())
+            object.__setattr__(self, "words", tuple(dict.fromkeys(
+                word for word in firsts if word.isalpha() and word.islower())))
         if not self.ask:
             object.__setattr__(self, "ask", f"play your {self.title}")
         if not self.noun:
@@ -265,6 +272,7 @@ class Game(Protocol):
     decision_kinds: tuple[DecisionKind, ...]  # every kind of decision a state may ask
     options: tuple[Option, ...]
     bots: tuple[str, ...]  # the bot kinds make_bot knows; "random" (any legal order) always
+    stand_in: str  # the bot that plays a seat nobody plays (resigned, abandoned, late); one of bots
 
     def make_bot(self, kind: str, seed: int | str = 0) -> Bot: ...
 

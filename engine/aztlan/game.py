@@ -47,6 +47,7 @@ class Aztlan:
     )
     options = OPTIONS
     bots = tuple(BOTS)
+    stand_in = "heuristic"  # plays sensibly for a seat nobody plays
 
     def make_bot(self, kind: str, seed: int | str = 0) -> Bot:
         return make_bot(kind, seed)

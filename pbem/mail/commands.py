@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Callable
+from typing import Callable, Iterable
 
 from pbem.mail.extract import OrderTextError
 
@@ -159,20 +159,15 @@ class OrderSorter:
 
     `parse(line)` is the game's parser for one line (it raises ValueError, the engine's
     ParseError, on text outside the grammar).  A line is taken when it is a mail command,
-    parses, or *looks like* an order: its first word is one of the game's order words or a
-    command, or one letter off one (two for long words) with more words after it, and
-    the line is short.  Such a
-    mistyped order is taken, so the engine's precise error refuses the mail; it is never
-    skipped as prose.  The game's order words come from its own grammar: the words its
-    error for an unknown order names that the grammar then takes as the start of an order.
+    parses, or *looks like* an order: its first word is one of the game's order words
+    (`words`, from its decision kinds) or a command, or one letter off one (two for long
+    words) with more words after it, and the line is short.  Such a mistyped order is
+    taken, so the engine's precise error refuses the mail; it is never skipped as prose.
     """
 
-    def __init__(self, parse: Callable[[str], object]):
+    def __init__(self, parse: Callable[[str], object], words: Iterable[str]):
         self._parse = parse
-        nonsense = self._expected("zzqxj")
-        self.words = frozenset(name.lower() for name in COMMANDS) | frozenset(
-            word for word in re.findall(r"[a-z]{3,}", (nonsense or "").lower())
-            if self._expected(word) != nonsense)
+        self.words = frozenset(name.lower() for name in COMMANDS) | frozenset(word.lower() for word in words)
 
     def _expected(self, line: str) -> str | None:
         """What the grammar expected where `line` failed (None: it parsed)."""

@@ -46,6 +46,7 @@ from pbem.services.locking import lock_game
 from pbem.services.play import game_view
 from pbem.services.resign import resign_seat
 from pbem.services.state import game_state
+from pbem.services.kinds import order_words
 
 log = logging.getLogger(__name__)
 
@@ -479,7 +480,7 @@ _READ_ONLY = (cmd.Help, cmd.Status, cmd.Board, cmd.Hand, cmd.History)
 def _act(session: Session, c: _Context) -> str:
     """Carry out the mail's commands and orders and queue the reply; the reason to record."""
     try:
-        picked = cmd.OrderSorter(game_state(session, c.game).parse).pick(order_lines(c.mail.text))
+        picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(order_lines(c.mail.text))
     except OrderTextError as error:
         _reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
         return "text_error"

@@ -31,6 +31,11 @@ def noun(game_name: str, kind: str | None) -> str:
     return known.noun if known else "a decision"
 
 
+def order_words(game_name: str) -> frozenset[str]:
+    """The words the game's orders start with, lowercase."""
+    return frozenset(word.lower() for kind in decision_kinds(game_name).values() for word in kind.words)
+
+
 def check_bot(game_name: str, bot: object) -> str:
     """`bot` if the game has a bot of that kind, else Invalid naming the game's bots."""
     bots = get_game(game_name).bots

@@ -18,9 +18,6 @@ from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
 from pbem.services.schedule import log_event, policy_from
 
-FALLBACK_BOT = "heuristic"
-
-
 @unit_of_work
 def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Seat:
     game = lock_game(session, game_id)
@@ -28,9 +25,9 @@ def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Se
         raise Conflict("the game is not running")
     seat = require_seat(game, user)
     policy = policy_from(game.deadline_policy)
-    bot = policy.abandoned or policy.default or FALLBACK_BOT  # as for a seat nobody plays any more
+    bot = policy.abandoned or policy.default  # as for a seat nobody plays any more
     if bot not in get_game(game.kind).bots:
-        bot = FALLBACK_BOT
+        bot = get_game(game.kind).stand_in
     clear_seat(session, game, seat)
     seat.user_id, seat.user, seat.bot, seat.waiting = None, None, bot, False
     rename_seat(session, game, seat.name, seat.label)

@@ -126,6 +126,7 @@ def test_static_facts_are_well_formed(game):
         assert not option.choices or option.default in option.choices
     assert check_options(game.options, None) == {o.name: o.default for o in game.options}
     assert "random" in game.bots, "every game offers a random bot (any legal order)"
+    assert game.stand_in in game.bots, "the stand-in for an absent player is one of the game's bots"
     for kind in game.bots:
         assert game.make_bot(kind, 1).order
     with pytest.raises(ValueError):
@@ -214,15 +215,21 @@ def check_result(result: Result, state: State) -> None:
 
 @pytest.mark.parametrize("name, count, variant", GAME_COUNTS)
 def test_bots_always_find_a_legal_order_whose_text_round_trips(name, count, variant):
+    """... and each order's text starts with one of its decision kind's `words` (what tells
+    an order from prose in a mail)."""
     game = GAMES[name]
+    words = {kind.name: kind.words for kind in game.decision_kinds}
     record, _ = played(name, count, variant)
     for step, state in enumerate(replay_steps(record)):
         for s in state.waiting():
+            owed = {d.kind for d in state.decisions(options=False) if d.seat == state.seats[s]}
             for kind in game.bots:
                 trial = state.clone()
                 order = game.make_bot(kind, f"{step}:{s}").order(trial, s)
                 text = trial.order_text(order)
                 assert trial.parse(text) == [order], f"{text!r} does not parse back"
+                first = text.split()[0].lower()
+                assert any(first in words[k] for k in owed), f"{text!r} starts with none of {owed}'s words"
                 trial.apply(trial.seats[s], order)  # legal: raises otherwise
     for line in record["orders"]:  # the log's text is canonical too
         seat, text = line.split(": ", 1)

@@ -75,10 +75,11 @@ def test_several_commands_and_orders_keep_their_order():
 from engine.aztlan.data import packaged_board  # noqa: E402
 from engine.aztlan.orders import parse_line  # noqa: E402
 from pbem.mail.commands import MAX_ORDER_LINES, OrderSorter  # noqa: E402
+from pbem.services.kinds import order_words  # noqa: E402
 from pbem.mail.extract import OrderTextError  # noqa: E402
 
 BOARD = packaged_board("default")
-SORTER = OrderSorter(lambda line: parse_line(line, BOARD))
+SORTER = OrderSorter(lambda line: parse_line(line, BOARD), order_words("aztlan"))
 
 
 def test_the_game_order_words_come_from_its_grammar():

@@ -18,13 +18,14 @@ from pbem.mail.commands import OrderSorter, Picked, classify, Invalid, OrderLine
 from pbem.mail.extract import order_lines
 from pbem.mail.inbound import MailConfig, parse_message
 from pbem.mail.render import ignored_text
+from pbem.services.kinds import order_words
 
 CASES = Path(__file__).parent / "corpus_real" / "cases"
 NAMES = sorted(path.stem for path in CASES.glob("*.json"))
 CONFIG = MailConfig(domain="pbem.example")
 TOKEN = "ti2uwkce53qv44r6zau2upfqwq"
 BOARD = packaged_board("default")
-SORTER = OrderSorter(lambda line: parse_line(line, BOARD))
+SORTER = OrderSorter(lambda line: parse_line(line, BOARD), order_words("aztlan"))
 
 
 def case(name: str) -> tuple[str, str, dict]:

@@ -24,6 +24,7 @@ class Duel:
                                    help="pick N (the value of a token left in the row)"))
     options = OPTIONS
     bots = tuple(BOTS)
+    stand_in = "heuristic"  # plays sensibly for a seat nobody plays
 
     def make_bot(self, kind: str, seed: int | str = 0) -> Bot:
         if kind not in BOTS:
