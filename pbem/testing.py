@@ -3,20 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import default_game
+from pbem.games import presentation
 
-def first_legal_order(decision: dict[str, Any]) -> str:
-    """A legal order for one decision of a view's `me.decisions` (built from its options)."""
-    kind, options = decision["kind"], decision["options"]
-    if kind == "power":
-        return f"card {options['cards'][0]}"
-    if kind == "turn":
-        return f"place {options['place'][0]}"
-    if kind == "conflict":
-        if options["won"]:
-            return f"battle {options['won'][0]}"
-        return f"tie {options['tied'][0]}"
-    if kind == "reaction":
-        return f"accept {options['territory']}"
-    if kind == "scoring":
-        return "score"
-    raise ValueError(f"unknown kind of decision {kind!r}")
+
+def first_legal_order(decision: dict[str, Any], game: str | None = None) -> str:
+    """A legal order for one decision of a view's `me.decisions` (built from its options), in
+    `game` (by default the default game's), as its presentation gives it."""
+    name = game or default_game().name
+    order = presentation(name).first_order(decision)
+    if order is None:
+        raise ValueError(f"{name} gives no first order for a {decision.get('kind')!r} decision")
+    return order

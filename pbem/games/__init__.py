@@ -104,6 +104,13 @@ class Presentation:
             raise OrderError("unknown kind of form")
         return str(text)
 
+    # --- tests ---------------------------------------------------------------------------
+
+    def first_order(self, decision: Mapping[str, Any]) -> str | None:
+        """A legal order for one decision of a view's `me.decisions`, from its options: how
+        tests and benchmarks play a seat as a client would (None: the game gives none)."""
+        return None
+
     # --- orders queued ahead -------------------------------------------------------------
 
     def queue_round(self, state: State) -> int:

@@ -32,5 +32,19 @@ class Aztlan(Presentation):
         except ValueError:  # a board without geometry: the territory list shows it
             return None
 
+    def first_order(self, decision: Mapping[str, Any]) -> str | None:
+        kind, options = decision["kind"], decision["options"]
+        if kind == "power":
+            return f"card {options['cards'][0]}"
+        if kind == "turn":
+            return f"place {options['place'][0]}"
+        if kind == "conflict":
+            return f"battle {options['won'][0]}" if options["won"] else f"tie {options['tied'][0]}"
+        if kind == "reaction":
+            return f"accept {options['territory']}"
+        if kind == "scoring":
+            return "score"
+        return None
+
 
 PRESENTATION = Aztlan()
