@@ -5,10 +5,12 @@ from typing import Any, Mapping
 
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFError
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from pbem.checks import warn_missing_parts
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
+from pbem.games import template_folders
 from pbem.inputs import DatabaseInt, JSONProvider, refuse_hostile_input
 from pbem.logs import redact_secret_links
 import pbem.mail.models  # noqa: F401  - the gateway's tables join the metadata
@@ -27,6 +29,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json = JSONProvider(app)
     app.url_map.converters["int"] = DatabaseInt  # before any route is added
     redact_secret_links(app)  # sign-in and confirmation links never reach a log
+    app.jinja_loader = template_loader()  # the service's templates, then each game's own
     app.jinja_env.autoescape = True  # every template, whatever its file name
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
@@ -50,6 +53,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_error_handler(CSRFError, _csrf_error)
     warn_missing_parts(app.config)  # once per process, loudly: Pango, the rasteriser, fonts (pbem/checks.py)
     return app
+
+
+def template_loader() -> BaseLoader:
+    """templates/, then each game presentation's template folder under "games/<game>/"
+    (pbem.games.template_folders), wherever its package keeps it."""
+    games: dict[str, BaseLoader] = {}
+    for prefix, folder in template_folders().items():
+        games[prefix.split("/", 1)[1]] = FileSystemLoader(str(folder))
+    return ChoiceLoader([FileSystemLoader(str(ROOT / "templates")), PrefixLoader({"games": PrefixLoader(games)})])
 
 
 def _load_user() -> None:

@@ -11,6 +11,7 @@ import click
 from engine import default_game, get_game
 from engine.core import Game, SetupError, State, play_out
 from engine.records import ReplayError, replay
+from pbem.text import option_value
 
 
 @click.group()
@@ -19,8 +20,8 @@ def main() -> None:
 
 
 def _summary(state: State) -> dict[str, Any]:
-    """Each round's scoring per seat (the game names its rounds: Aztlán's "ages"), and the
-    final result once the game is over."""
+    """Each round's scoring per seat (under the game's name for its rounds, pluralised), and
+    the final result once the game is over."""
     game = get_game(state.game)
     out: dict[str, Any] = {
         "game": state.game,
@@ -78,26 +79,22 @@ def _option(game: Game, text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise click.ClickException("options are given as NAME=VALUE")
     name, value = text.split("=", 1)
-    for option in game.options:
-        if option.name == name:
-            matching = [choice for choice in option.choices if str(choice) == value]
-            if matching:
-                return name, matching[0]
-            if not option.choices and value.lstrip("-").isdigit():
-                return name, int(value)
-    return name, value  # the game's own check says what it allows
+    known = {option.name: option for option in game.options}
+    # An unknown name goes as given: the game's own check says what it allows.
+    return name, option_value(known[name], value) if name in known else value
 
 
 @main.command("play")
-@click.option("--game", "game_name", default=None,
-              help="A registered game (default: PBEM_DEFAULT_GAME, else aztlan).")
+@click.option("--game", "game_name", default=lambda: default_game().name, show_default="the default game",
+              help="A registered game; the default game is PBEM_DEFAULT_GAME's, else pbem's first "
+                   "(engine.default_game).")
 @click.option("--bots", default=None,
               help="One bot per player, comma-separated, among the game's bot kinds "
                    "(default: heuristic,random,random; random for each seat of the smallest "
                    "game where the game has no heuristic bot).")
 @click.option("--seed", default=None, help="Seed of the game (default: random).")
-@click.option("--board", default=None, help="A packaged board name, for games with boards (Aztlán).")
-@click.option("--edition", default=None, help="A packaged edition name, for games with editions (Aztlán).")
+@click.option("--board", default=None, help="A packaged board name, for games with a choice of boards.")
+@click.option("--edition", default=None, help="A packaged edition name, for games with a choice of editions.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="A rule option of the game (docs/rules.md), e.g. final_tiebreak=top. Repeatable.")
 @click.option("--out", "out_path", default=None, help="Write the game record here.")
@@ -105,7 +102,7 @@ def play_command(game_name: str | None, bots: str | None, seed: str | None, boar
                  edition: str | None, options: tuple[str, ...], out_path: str | None) -> None:
     """Play a whole game between bots and write its record."""
     try:
-        game = get_game(game_name) if game_name else default_game()
+        game = get_game(game_name)
     except SetupError as error:
         raise click.ClickException(str(error)) from None
     if bots is None:

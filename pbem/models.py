@@ -217,7 +217,7 @@ class Seat(db.Model):
     stand_in_reason: Mapped[str | None] = mapped_column(String(12))
     # The order-log length at which a queued turn failed: the queue waits for the seat's own order.
     queue_held_seq: Mapped[int | None] = mapped_column()
-    # How many of the seat's visible events (state.events_for) were mailed as opponents' moves.
+    # How many events of the seat's view were mailed as opponents' moves (services/moves_mail.py).
     events_reported: Mapped[int] = mapped_column(default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="seats")

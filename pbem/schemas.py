@@ -5,31 +5,39 @@ secret seed: board, edition and options are copied out field by field.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from engine import default_game
-from engine.core import Game as GameRules
+from engine import default_game, game_names, games, get_game
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
 from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
 
+# Player counts some registered game allows; each game's own range is checked on loading.
+PLAYERS = (min(game.min_players for game in games().values()), max(game.max_players for game in games().values()))
+OPTION_TEXT_MAX = 100
 
-class OfTheGame(validate.Validator):
-    """One of a fact of the game being created (its bots, its kinds of decision), looked up
-    when a request is read: the schemas name no game's words.  The API creates the default
-    game (engine.default_game), so that is the game asked."""
 
-    def __init__(self, facts: Callable[[GameRules], Iterable[str]]):
-        self.facts = facts
+class RegisteredGame(validate.Validator):
+    """The name of a registered game (engine.game_names), looked up when a request is read."""
 
     def __call__(self, value: Any) -> Any:
-        allowed = list(self.facts(default_game()))
-        if value not in allowed:
-            raise ValidationError(f"Must be one of: {', '.join(allowed)}.")
+        if value not in game_names():
+            raise ValidationError(f"Must be one of: {', '.join(game_names())}.")
         return value
+
+
+class OptionValue(fields.Field):
+    """A rule option's value: a short text or a whole number (the game checks which)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and len(value) <= OPTION_TEXT_MAX:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ValidationError(f"Not a text of at most {OPTION_TEXT_MAX} characters or a whole number.")
 
 
 class ErrorSchema(Schema):
@@ -90,7 +98,7 @@ class GameSchema(Schema):
 
 
 class DeadlinesSchema(Schema):
-    hours = fields.Dict(keys=fields.Str(validate=OfTheGame(lambda game: (kind.name for kind in game.decision_kinds))),
+    hours = fields.Dict(keys=fields.Str(validate=validate.Length(1, 40)),
                         values=fields.Int(allow_none=True, validate=validate.Range(1, 14 * 24)),
                         metadata={"description": "hours per kind of decision, each one of the game's "
                                                  "decision kinds (docs/engine.md); null: no deadline"})
@@ -114,21 +122,56 @@ class DeadlinesSchema(Schema):
 
 class GameCreateSchema(Schema):
     title = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
-    players = fields.Int(load_default=3, validate=validate.Range(2, 4))
-    bots = fields.List(fields.Str(validate=OfTheGame(lambda game: game.bots)), load_default=list,
+    game = fields.Str(validate=RegisteredGame(),
+                      metadata={"description": "the registered game to play (its name, as records write "
+                                               "it); default: the service's default game"})
+    players = fields.Int(load_default=3, validate=validate.Range(*PLAYERS),
+                         metadata={"description": "within the game's player counts"})
+    bots = fields.List(fields.Str(validate=validate.Length(1, 40)), load_default=list,
                        metadata={"description": "one bot kind per bot seat, each one of the game's bots "
                                                 "(docs/engine.md)"})
     invites = fields.List(fields.Email(), load_default=list)
-    board = fields.Str(load_default="default")
-    edition = fields.Str(load_default="default")
-    options = fields.Dict(keys=fields.Str(), values=fields.Str(), load_default=dict)
+    board = fields.Str(validate=validate.Length(1, 40),
+                       metadata={"description": "a packaged board, for a game that offers a choice of "
+                                                "boards; default: the game's default"})
+    edition = fields.Str(validate=validate.Length(1, 40),
+                         metadata={"description": "a packaged edition, for a game that offers a choice of "
+                                                  "editions; default: the game's default"})
+    options = fields.Dict(keys=fields.Str(validate=validate.Length(1, 40)), values=OptionValue(),
+                          load_default=dict,
+                          metadata={"description": "the game's rule options by name (docs/engine.md); "
+                                                   "left out: their defaults"})
     deadlines = fields.Nested(DeadlinesSchema, load_default=None)
+
+    @validates_schema(skip_on_field_errors=True)
+    def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Player count, bots and kinds of decision as the chosen game has them."""
+        rules = get_game(data["game"]) if "game" in data else default_game()
+        errors: dict[str, Any] = {}
+        if not rules.min_players <= data["players"] <= rules.max_players:
+            errors["players"] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
+        unknown = [bot for bot in data["bots"] if bot not in rules.bots]
+        if unknown:
+            errors["bots"] = [f"Must be one of: {', '.join(rules.bots)}."]
+        kinds = [kind.name for kind in rules.decision_kinds]
+        hours = (data.get("deadlines") or {}).get("hours") or {}
+        if any(kind not in kinds for kind in hours):
+            errors["deadlines"] = {"hours": [f"Each kind must be one of: {', '.join(kinds)}."]}
+        if errors:
+            raise ValidationError(errors)
+
+    @post_load
+    def _setup(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Board and edition are the game's setup choices (pbem.services.lobby.NewGame.setup)."""
+        data["setup"] = {name: data.pop(name) for name in ("board", "edition") if name in data}
+        return data
 
 
 class OrdersSchema(Schema):
     orders = fields.Str(required=True, validate=validate.Length(1, 10_000),
-                        metadata={"description": "one order per line, as in an email (docs/orders.md)",
-                                  "example": "place 12 move 3 to 4"})
+                        metadata={"description": "one order per line, as in an email, in the game's grammar "
+                                                 "(docs/orders.md; each game's kinds of decision are listed "
+                                                 "with the operation that takes them)"})
 
 
 class ReceiptSchema(Schema):
@@ -150,10 +193,14 @@ class GameViewSchema(Schema):
 
 
 class EventSchema(Schema):
-    age = fields.Int(allow_none=True)
+    round = fields.Int(allow_none=True, metadata={"description": "the game's round it happened in"})
+    # The field's name until the service named no game's words; one release more for old clients.
+    age = fields.Int(attribute="round", allow_none=True, dump_only=True,
+                     metadata={"description": "the same as `round`; deprecated, to be removed in the next "
+                                              "release", "deprecated": True})
     type = fields.Str()
-    text = fields.Str()
-    data = fields.Dict()
+    text = fields.Str(metadata={"description": "the event as a sentence, in the game's words"})
+    data = fields.Dict(metadata={"description": "the event as the game's view has it"})
 
 
 class HistorySchema(Schema):
@@ -209,12 +256,12 @@ class ExtendSchema(Schema):
 
 class QueueSchema(Schema):
     turns = fields.Str(required=True, validate=validate.Length(1, 10_000),
-                       metadata={"description": "development turns, one per line; replaces the queue",
-                                 "example": "place 12\nplace 3 move 3 to 4"})
+                       metadata={"description": "orders of the kind the game lets seats queue ahead, one per "
+                                                "line; replaces the queue"})
 
 
 class QueueListSchema(Schema):
-    turns = fields.List(fields.Str(), metadata={"description": "queued turns, in the order they will be played"})
+    turns = fields.List(fields.Str(), metadata={"description": "queued orders, in the order they will be played"})
 
 
 class TakeoverSchema(Schema):

@@ -7,12 +7,15 @@
   visible text: whitespace collapsed, controls, bidirectional overrides and isolates and
   zero-width characters removed, so a name cannot display as something else.  Letters of
   right-to-left scripts stay; only the invisible formatting goes.
+- `option_value`: a game's rule option as a form field or the command line writes it.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from typing import Any
+
+from engine.core import Option
 
 # Invisible formatting: Unicode's default-ignorable code points (the soft hyphen, the
 # zero-width characters, bidirectional marks, embeddings, overrides and isolates, Hangul and
@@ -37,3 +40,15 @@ def one_line(value: Any) -> str:
     text = unicodedata.normalize("NFC", str(value if value is not None else ""))
     text = re.sub(r"\s+", " ", text)
     return " ".join(INVISIBLE.sub("", text).split())
+
+
+def option_value(option: Option, text: str) -> Any:
+    """A rule option's value from text: the choice it names, a whole number where the option
+    takes numbers, else the text as it is (the game's own check says what it allows)."""
+    matching = [choice for choice in option.choices if str(choice) == text]
+    if matching:
+        return matching[0]
+    number = text.strip()
+    if not option.choices and number.lstrip("-").isdigit() and len(number) <= 12:
+        return int(number)
+    return text

@@ -1,4 +1,5 @@
-"""The OpenAPI 3 document served at /api/openapi.json, built from the marshmallow schemas."""
+"""The OpenAPI 3 document served at /api/openapi.json, built from the marshmallow schemas;
+what orders look like is said per registered game, from each game's kinds of decision."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -6,6 +7,9 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+
+from engine import default_game, games
+from pbem.games import presentation
 
 from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
@@ -96,19 +100,21 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
         "requestBody": {"required": True, "content": {"application/json": {"schema": "Takeover"}}},
         "responses": {"200": _json("Game", "the game, the seat yours"), **_errors(401, 404, 409, 422)}}),
     ("/api/games/{game_id}/queue", "get", {
-        "summary": "Your queued development turns", "security": BEARER, "parameters": [GAME_ID],
-        "responses": {"200": _json("QueueList", "in the order they will be played"), **_errors(401, 403, 404)}}),
+        "summary": "Your orders queued ahead", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("QueueList", "in the order they will be played"), **_errors(401, 403, 404, 422)}}),
     ("/api/games/{game_id}/queue", "put", {
-        "summary": "Queue development turns (replaces your queue)", "security": BEARER, "parameters": [GAME_ID],
-        "description": "Accepted whether or not it is your turn; checked against the board now and "
-                       "against the rules when each turn comes (an illegal one is dropped and you are asked).",
+        "summary": "Queue orders ahead (replaces your queue)", "security": BEARER, "parameters": [GAME_ID],
+        "description": "For games that let seats queue one kind of decision ahead (a game without one "
+                       "answers 422). Accepted whether or not it is your turn; checked as the game checks "
+                       "queued orders now and against the rules when each turn comes (an illegal one is "
+                       "dropped and you are asked).",
         "requestBody": {"required": True, "content": {"application/json": {"schema": "Queue"}}},
         "responses": {"200": _json("QueueList", "the queue as stored"), **_errors(401, 403, 404, 409, 422, 429)}}),
     ("/api/games/{game_id}/queue", "delete", {
-        "summary": "Cancel all your queued turns", "security": BEARER, "parameters": [GAME_ID],
-        "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404)}}),
+        "summary": "Cancel all your queued orders", "security": BEARER, "parameters": [GAME_ID],
+        "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404, 422)}}),
     ("/api/games/{game_id}/queue/{number}", "delete", {
-        "summary": "Cancel one queued turn", "security": BEARER, "parameters": [GAME_ID, NUMBER],
+        "summary": "Cancel one queued order", "security": BEARER, "parameters": [GAME_ID, NUMBER],
         "responses": {"200": _json("QueueList", "what is left"), **_errors(401, 403, 404, 422)}}),
     ("/api/games/{game_id}/reply-address", "get", {
         "summary": "Your seat's reply address for orders by mail", "security": BEARER, "parameters": [GAME_ID],
@@ -132,19 +138,48 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
+def orders_by_game() -> str:
+    """Each registered game's kinds of decision and the orders that answer them."""
+    return " ".join(f"{game.title} (`{name}`): " + "; ".join(
+        f"{kind.title}: `{kind.syntax}`" for kind in game.decision_kinds) + "." for name, game in games().items())
+
+
+def queued_by_game() -> str:
+    """The games whose seats may queue orders ahead, and of which kind."""
+    queued = []
+    for name, game in games().items():
+        kind = {kind.name: kind for kind in game.decision_kinds}.get(presentation(name).queued_kind or "")
+        if kind is not None:
+            queued.append(f"{game.title} (`{name}`): {kind.title}s, `{kind.syntax}`")
+    return "Games that take them: " + ("; ".join(queued) if queued else "none") + "."
+
+
+def _described(operation: dict[str, Any], more: str) -> dict[str, Any]:
+    return {**operation, "description": f"{operation.get('description', '')} {more}".strip()}
+
+
 @lru_cache(maxsize=1)
 def spec() -> dict[str, Any]:
     document = APISpec(title="pbem API", version="1", openapi_version="3.0.3",
-                       info={"description": "Play Aztlán by API: the same service as the web and mail. "
-                                            "See docs/api.md."},
+                       info={"description": "Play board games by API (" + ", ".join(
+                           game.title for game in games().values()) + "): the same service as the web and "
+                           "mail. See docs/api.md."},
                        plugins=[MarshmallowPlugin()])
     document.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "a personal API token from your profile page"})
     for name, schema in SCHEMAS.items():
         document.components.schema(name, schema=schema)
+    # The orders and queues each registered game takes, said where they are sent.
+    by_game = {("/api/games/{game_id}/orders", "post"): "Orders by game: " + orders_by_game(),
+               ("/api/games/{game_id}/queue", "put"): queued_by_game()}
     grouped: dict[str, dict[str, Any]] = {}
     for path, method, operation in PATHS:
-        grouped.setdefault(path, {})[method] = operation
+        more = by_game.get((path, method))
+        grouped.setdefault(path, {})[method] = _described(operation, more) if more else operation
     for path, operations in grouped.items():
         document.path(path=path, operations=operations)
-    return document.to_dict()
+    answer = document.to_dict()
+    # The games one may create: the registry's, looked up when the document is first served.
+    answer["components"]["schemas"]["GameCreate"]["properties"]["game"].update(
+        enum=list(games()), default=default_game().name)
+    return answer

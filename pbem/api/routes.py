@@ -9,8 +9,8 @@ from marshmallow import Schema, ValidationError
 
 from pbem.api import api_bp
 from pbem.api.errors import error_response
-from pbem.games.aztlan.sentences import describe_all
 from pbem.extensions import db, limiter
+from pbem.games import presentation
 from pbem.mail import seat_address
 from pbem.models import User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
@@ -19,7 +19,7 @@ from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameLi
                           VacationListSchema, VacationSchema)
 from pbem.services import accounts, deadlines, lobby, play, turn_queue, vacations
 from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
-from pbem.services.state import game_state
+from pbem.services.state import game_state, player_names
 
 LISTS = ("open", "finished", "mine", "waiting")
 
@@ -132,10 +132,8 @@ def submit(game_id: int) -> Any:
 def history(game_id: int) -> Any:
     game = lobby.get_game_row(db.session(), game_id)
     view = play.game_view(db.session(), game, g.user).view
-    events = view["events"]
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
-    board = game_state(db.session(), game).board
-    texts = describe_all(events, names, {t.id: t.name for t in board.territories})
+    events = view.get("events", [])
+    texts = presentation(game.kind).sentences(events, player_names(game), game_state(db.session(), game))
     described = [{**text, "data": event} for text, event in zip(texts, events, strict=True)]
     return HistorySchema().dump({"events": described})
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from engine import get_game
-from engine.core import OrderError, State
+from engine.core import Option, OrderError, State
 
 GROUP = "pbem.presentations"
 
@@ -65,36 +65,69 @@ class Presentation:
         """"Age 3", "Round 3": a round as people call it."""
         return f"{get_game(self.game).round_name.capitalize()} {number}"
 
+    def round_count(self, state: State) -> int | None:
+        """How many rounds the game has ("age 3 of 5"); None: the game does not say."""
+        return None
+
+    def event_lines(self, events: Sequence[Mapping[str, Any]], names: Mapping[str, str],
+                    state: State) -> list[str]:
+        """Each event as an indented line of a plain-text mail ("  age 2: ...")."""
+        round_name = get_game(self.game).round_name
+        return [f"  {round_name} {shown['round']}: {shown['text']}" if shown.get("round") else f"  {shown['text']}"
+                for shown in self.sentences(events, names, state)]
+
+    def is_news(self, event: Mapping[str, Any], seat: str) -> bool:
+        """Whether `event` tells the reader `seat` something new: not the reader's own doing
+        (an event naming the reader's seat) nor one only for the reader ("my-..." events)."""
+        return not (str(event.get("type", "")).startswith("my-") or event.get("seat") == seat)
+
     # --- the board -----------------------------------------------------------------------
 
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
-                  highlight: Sequence[Any] = (), id_prefix: str = "b") -> str | None:
+                  highlight: Sequence[Any] = (), id_prefix: str = "b", caption: bool = False) -> str | None:
         """The position as a standalone SVG seen by the view's reader; None: no picture
-        (pages, mails and reports then show the text alone)."""
+        (pages, mails and reports then show the text alone).  `clickable`: the parts a player
+        may click carry `data-territory` for the page's script; `caption`: the picture's own
+        title above it (a picture that stands alone, in a mail)."""
         return None
 
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
-        """The answer to BOARD: the position in plain text.  The plain one gives each seat's
-        public facts from the view."""
-        lines = []
-        for seat in view.get("seats", []):
-            if not isinstance(seat, Mapping):
-                continue
-            name = seat.get("seat", "")
-            facts = ", ".join(f"{key} {value}" for key, value in seat.items()
-                              if key not in ("seat", "name") and isinstance(value, (int, str)))
-            lines.append(f"  {names.get(name, name)} ({name}): {facts}" if facts else f"  {name}")
+        """The answer to BOARD: the position in plain text.  The plain one gives the view's
+        simple public facts, then each seat's."""
+        lines = [f"  {label}: {shown}" for label, shown in _facts(view, HIDDEN_FACTS)]
+        for seat in _seats(view):
+            name = str(seat.get("seat", ""))
+            facts = ", ".join(f"{label} {shown}" for label, shown in _facts(seat, SEAT_KEYS))
+            lines.append(f"  {names.get(name, name)} ({name})" + (f": {facts}" if facts else ""))
         return "\n".join(lines) or "  nothing to show"
 
     def hand_text(self, view: Mapping[str, Any]) -> str:
         """The answer to HAND: what only the reader knows.  The plain one lists the simple
         facts of the reader's part of the view."""
-        me = view.get("me") or {}
-        facts = [f"{key}: {_plain(value)}" for key, value in me.items()
-                 if key not in ("decisions", "seat") and _plain(value) is not None]
+        facts = [f"{label}: {shown}" for label, shown in _facts(view.get("me") or {}, MY_KEYS)]
         return "\n".join(facts) if facts else "Nothing in your hand."
 
-    # --- web forms -----------------------------------------------------------------------
+    # --- web pages -----------------------------------------------------------------------
+
+    def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
+        """What this game's position and decision templates need besides the page's own
+        context (view, names, svg, events...).  The plain templates get the view's simple
+        public facts, a table of each seat's, and the reader's own."""
+        seats = _seats(view)
+        columns = list(dict.fromkeys(key for seat in seats for key, value in seat.items()
+                                     if key not in SEAT_KEYS and _plain(value, blank="") is not None))
+        return {"facts": _facts(view, HIDDEN_FACTS),
+                "seat_columns": [column.replace("_", " ") for column in columns],
+                "seat_rows": [{"seat": seat.get("seat", ""), "name": seat.get("name", seat.get("seat", "")),
+                               "facts": [_plain(seat.get(column)) or "—" for column in columns]}
+                              for seat in seats],
+                "my_facts": _facts(view.get("me") or {}, MY_KEYS)}
+
+    def setup_options(self) -> tuple[Option, ...]:
+        """Choices of a new game's setup besides the game's rule options, stored at the top
+        of the record's setup under their names (a board, an edition), each with its
+        `choices` and `default`.  The plain game has none."""
+        return ()
 
     def form_orders(self, form: Any) -> str:
         """The order text a posted decision form stands for (the plain forms post it as
@@ -121,8 +154,31 @@ class Presentation:
         """OrderError if `order` cannot be queued ahead (checked again when it is played)."""
 
 
-def _plain(value: Any) -> str | None:
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
+# View parts the plain answers show apart (the seats, the reader's own) or never (the
+# history, what the game waits for, the result, the options).
+HIDDEN_FACTS = frozenset({"game", "seats", "me", "events", "decisions", "result", "options"})
+SEAT_KEYS = frozenset({"seat", "name"})
+MY_KEYS = frozenset({"seat", "decisions"})
+
+
+def _seats(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [seat for seat in view.get("seats", []) if isinstance(seat, Mapping)]
+
+
+def _facts(part: Mapping[str, Any], leave_out: frozenset[str]) -> list[tuple[str, str]]:
+    """(label, text) of each simple fact of a part of a view, in its order."""
+    return [(key.replace("_", " "), shown) for key, value in part.items()
+            if key not in leave_out and (shown := _plain(value)) is not None]
+
+
+def _plain(value: Any, blank: str | None = None) -> str | None:
+    """A simple value as text: a list joined by commas ("none" when empty), a truth as yes or
+    no, None as `blank`; None for anything else (a mapping is not a simple fact)."""
+    if value is None:
+        return blank
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int)):
         return str(value)
     if isinstance(value, (list, tuple)) and all(isinstance(item, (str, int)) for item in value):
         return ", ".join(map(str, value)) or "none"

@@ -591,9 +591,8 @@ def _accepted(session: Session, c: _Context, orders: list[str], pending: list[st
     game = session.get(Game, c.game.id, populate_existing=True)
     assert game is not None
     seen = game_view(session, game, c.user)
-    view = seen.view
     text = (f"Accepted for {render._who(game, c.seat.name)} in game {game.id} "
-            f"(age {view.get('age')}, {view.get('phase')}):\n" + "\n".join(INDENT + o for o in orders))
+            f"({render.moment(game, seen)}):\n" + "\n".join(INDENT + o for o in orders))
     if pending:
         text += ("\n\nWaiting to be applied (until then you may replace them by sending new orders):\n"
                  + "\n".join(INDENT + o for o in pending))
@@ -626,11 +625,11 @@ def _command(session: Session, c: _Context, item: cmd.Command) -> str:
         state = game_state(session, game)
         view = state.view(c.seat.name)
         if isinstance(item, cmd.Board):
-            if not c.parts and (part := board_picture(state.board, view)) is not None:
+            if not c.parts and (part := board_picture(state, view)) is not None:
                 c.parts.append(part)
             return render.board(game, state, view)
         if isinstance(item, cmd.Hand):
-            return render.hand(view)
+            return render.hand(game, view)
         return render.history(game, state, view)
     if isinstance(item, cmd.Cancel):
         left = turn_queue.cancel_queued(session, game.id, c.user, item.number)

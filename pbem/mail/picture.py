@@ -1,10 +1,10 @@
-"""The board picture that goes with the answer to BOARD: pbem.drawing's board from the
-reader seat's view only, as an inline PNG (rasterised like the report mails' board), and
-the small HTML alternative that shows it under the text answer.
+"""The board picture that goes with the answer to BOARD: the game presentation's picture
+of the reader seat's view only, as an inline PNG (rasterised like the report mails' board),
+and the small HTML alternative that shows it under the text answer.
 
 Without the rasteriser (pyvips, see pbem.reports.render.rasteriser) the SVG itself is
-attached instead; a board without geometry, or a drawing that fails, sends the text answer
-alone.
+attached instead; a game or board without a picture, or a drawing that fails, sends the
+text answer alone.
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import logging
 from html import escape
 from typing import Any
 
+from engine.core import State
+from pbem.games import presentation
 from pbem.mail.outbox import MailPart
 
 log = logging.getLogger(__name__)
@@ -19,13 +21,11 @@ log = logging.getLogger(__name__)
 CID = "board"
 
 
-def board_picture(board: Any, view: dict[str, Any]) -> MailPart | None:
-    from pbem.games.aztlan.drawing import board_svg
+def board_picture(state: State, view: dict[str, Any]) -> MailPart | None:
     from pbem.reports.render import MAIL_BOARD_WIDTH, RenderError, rasteriser, svg_to_png
 
-    try:
-        svg = board_svg(board, view, title=board.title, id_prefix="mb")
-    except ValueError:  # a board without geometry: the text answer says it all
+    svg = presentation(state.game).board_svg(state, view, id_prefix="mb", caption=True)
+    if svg is None:  # nothing to draw: the text answer says it all
         return None
     if rasteriser() is None:
         return MailPart("board.svg", "image/svg+xml", svg.encode("utf-8"))

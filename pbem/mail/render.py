@@ -1,53 +1,57 @@
 """Plain-text answers to the mail commands, each built from the reader seat's view only
-(`state.view(seat)`), never from the full state."""
+(`state.view(seat)`), never from the full state; what is game-specific (the board and hand
+in words, event sentences) comes from the game's presentation (pbem.games)."""
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from pbem.games.aztlan.sentences import card_title, describe_all
+from engine import get_game
+from pbem.games import presentation
 from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
 from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
 from pbem.services.schedule import when
+from pbem.services.state import player_names
 
 HISTORY_LINES = 30
 IGNORED_LINES = 100  # quoted back at most; a mail's reply text is at most 32 KiB anyway
 IGNORED_CHARS = 100
 
-HELP = """Commands (any case, one per line, several per mail):
+HELP_START = """Commands (any case, one per line, several per mail):
   HELP                 this list
   STATUS               what the game waits for, and the deadline
   BOARD                the board as your seat sees it
   HAND                 your cards
-  HISTORY              what happened lately
-  QUEUE                your queued development turns; QUEUE followed by turns (one per line)
+  HISTORY              what happened lately"""
+# For a game whose presentation lets seats queue orders ahead: {title} is the kind's.
+HELP_QUEUE = """
+  QUEUE                your queued {title}s; QUEUE followed by {title}s (one per line)
                        replaces the queue with them
-  CANCEL, CANCEL 2     cancel all queued turns, or queued turn number 2
+  CANCEL, CANCEL 2     cancel all queued {title}s, or queued {title} number 2"""
+HELP_END = """
   VACATION 2026-12-20 2027-01-03, VACATION OFF
   RESIGN               asks for confirmation; RESIGN CONFIRM hands your seat to a bot
 Any other line is a game order (docs: orders); all orders of one mail are checked together:
 all are carried out, or none.  Write END on a line to stop reading there."""
 
-assert all(name in HELP for name in COMMANDS)
-
-
-def names_of(game: Game) -> dict[str, str]:
-    return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
-
-
-def territories_of(state: Any) -> dict[int, str]:
-    return {t.id: t.name for t in state.board.territories}
+assert all(name in HELP_START + HELP_QUEUE + HELP_END for name in COMMANDS)
 
 
 def _who(game: Game, seat: str) -> str:
-    name = names_of(game).get(seat)
+    name = player_names(game).get(seat)
     return f"{name} ({seat})" if name and name != seat else seat
 
 
-def heading(game: Game, view: dict[str, Any]) -> str:
-    return f"{game.title} (game {game.id}), age {view.get('age')}, {view.get('phase')}"
+def moment(game: Game, at: Any) -> str:
+    """Where the game stands, as the game names its rounds: "age 1, development".  `at` is
+    anything with the game's public round and phase (a State, a GameView)."""
+    return f"{get_game(game.kind).round_name} {at.round}, {at.phase}"
+
+
+def heading(game: Game, at: Any) -> str:
+    return f"{game.title} (game {game.id}), {moment(game, at)}"
 
 
 def expected(game: Game, view: dict[str, Any]) -> str:
@@ -75,7 +79,7 @@ def waiting_for(seen: GameView) -> str:
 
 def status(seen: GameView, user: User | None) -> str:
     game, view = seen.game, seen.view
-    lines = [heading(game, view) + "."]
+    lines = [heading(game, seen) + "."]
     if game.status == Game.FINISHED:
         result = view.get("result") or {}
         winner = result.get("winner")
@@ -91,53 +95,29 @@ def status(seen: GameView, user: User | None) -> str:
 
 
 def board(game: Game, state: Any, view: dict[str, Any]) -> str:
-    lines = [f"Board of {heading(game, view)}:"]
-    pawns = view.get("pawns", {})
-    for t in state.board.territories:
-        here = pawns.get(str(t.id), {})
-        if not here:
-            continue
-        who = ", ".join(f"{people} {count}" for people, count in sorted(here.items()))
-        lines.append(f"  {t.id:>2} {t.name} ({t.type}): {who}{'  [shared]' if len(here) > 1 else ''}")
-    if len(lines) == 1:
-        lines.append("  no pawns on the board yet")
-    empty = [str(t.id) for t in state.board.territories if not pawns.get(str(t.id))]
-    if empty:
-        lines.append("  empty: " + " ".join(empty))
-    lines.append("Score track: " + ", ".join(
-        f"{_who(game, s['seat'])} {s['score']}" for s in view.get("seats", [])) + ".")
-    lines.append("Pawns: " + "; ".join(
-        f"{p['people']} {p['to_place']} to place, {p['reserve']} in reserve, {p['removed']} removed"
-        for p in view.get("peoples", [])) + ".")
-    played = [f"{_who(game, s['seat'])} {s['power_card']}" for s in view.get("seats", []) if s.get("power_card")]
-    if played:
-        lines.append("Power cards this age: " + ", ".join(played) + ".")
-    return "\n".join(lines)
+    return (f"Board of {heading(game, state)}:\n"
+            + presentation(game.kind).board_text(state, view, player_names(game)))
 
 
-def hand(view: dict[str, Any]) -> str:
-    me = view.get("me") or {}
-    cards = me.get("hand") or []
-    lines = ["Your prosperity cards: " + (", ".join(card_title(c) for c in cards) if cards else "none") + "."]
-    if me.get("power_card") is not None:
-        lines.append(f"Your power card this age: {me['power_card']}.")
-    if me.get("power_left"):
-        lines.append("Power cards left in your hand: " + ", ".join(str(c) for c in me["power_left"]) + ".")
-    return "\n".join(lines)
+def hand(game: Game, view: dict[str, Any]) -> str:
+    return presentation(game.kind).hand_text(view)
 
 
 def history(game: Game, state: Any, view: dict[str, Any], limit: int = HISTORY_LINES) -> str:
-    events = describe_all(view.get("events", []), names_of(game), territories_of(state))
-    if not events:
+    lines = presentation(game.kind).event_lines(view.get("events", []), player_names(game), state)
+    if not lines:
         return "Nothing has happened yet."
-    shown = events[-limit:]
-    head = f"The last {len(shown)} of {len(events)} events:" if len(events) > limit else "What happened:"
-    return head + "\n" + "\n".join(f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}"
-                                   for e in shown)
+    shown = lines[-limit:]
+    head = f"The last {len(shown)} of {len(lines)} events:" if len(lines) > limit else "What happened:"
+    return head + "\n" + "\n".join(shown)
 
 
 def help_text(game: Game | None, view: dict[str, Any] | None) -> str:
-    text = HELP
+    """The commands (QUEUE and CANCEL for a game whose orders may be queued ahead, in its
+    words) and, in a running game, what the reader is asked now."""
+    queued = presentation(game.kind).queued_kind if game is not None else None
+    kinds = decision_kinds(game.kind) if game is not None else {}
+    text = HELP_START + (HELP_QUEUE.format(title=kinds[queued].title) if queued in kinds else "") + HELP_END
     if game is not None and view is not None:
         text += "\n\n" + expected(game, view)
     return text
@@ -169,7 +149,7 @@ def no_orders(game: Game, seen: GameView | None, picked: Picked) -> str:
     """The answer to a mail without orders or commands: short and friendly, not an error."""
     lines = ["Thanks for your mail. No orders or commands were found in it, so nothing was carried out."]
     if seen is not None:
-        lines.append(heading(game, seen.view) + ". " + waiting_for(seen))
+        lines.append(heading(game, seen) + ". " + waiting_for(seen))
         lines.append(expected(game, seen.view))
     lines.append("To send orders, reply with them on the first lines of your mail, one per line "
                  "(send HELP for the commands).")

@@ -11,9 +11,9 @@ nothing, so running it twice (a task delivered twice) is harmless.
   the engine hands back because the game moved on to someone else stays pending.
 - Bot seats decide on the spot, and so do stand-in bots (for a person on vacation under the
   "bot" rule, or whose seat is offered to a replacement) once the seat has no orders of its own.
-- A development turn queued ahead (pbem/services/turn_queue.py) is taken when the seat's
-  turn comes and it has no pending orders; one that turns out illegal is dropped, the player
-  is told, and the seat is asked normally for that turn.
+- An order queued ahead (pbem/services/turn_queue.py) is taken when the seat's turn of the
+  queued kind comes and it has no pending orders; one that turns out illegal is dropped, the
+  player is told, and the seat is asked normally for that turn.
 - Each new order-log line records who decided (`by`), and `schedule()` keeps the current
   decision's deadline (docs/deadlines.md).
 - A game's settle window (`deadline_policy["settle_seconds"]`) holds a complete simultaneous
@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 from engine import get_game
 from engine.core import GameState, OrderError
 from engine.records import split_line
+from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
 from pbem.services.errors import StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
@@ -286,14 +287,14 @@ class _Run:
         if leftover:
             self.queue[seat_name] = rows[used:]
 
-    # ---- development turns queued ahead ------------------------------------------------------
+    # ---- orders queued ahead (the game's presentation names their kind) ----------------------
 
     def _has_turn(self, seat_name: str) -> bool:
-        """A queued turn may be played now: the seat owes a development turn of the age it
-        was queued for, and no queued turn failed in this very turn."""
+        """A queued order may be played now: the seat owes a decision of the queued kind in
+        the round it was queued for, and no queued order failed in this very turn."""
         rows = self.turns.get(seat_name)
         return (bool(rows) and self.held.get(seat_name) != self.logged
-                and self.state.decisions(options=False)[0].kind == "turn"
+                and self.state.decisions(options=False)[0].kind == presentation(self.state.game).queued_kind
                 and self.state.round == rows[0].round)
 
     def _apply_turn(self, seat_name: str) -> bool:
@@ -313,12 +314,15 @@ class _Run:
         return True
 
     def expire_turns(self) -> None:
-        """Queued turns for an age whose development phase is over (or a finished game) go."""
+        """Queued orders for a round whose turns of their kind are over (a queue sent now
+        would be for a later round), or of a finished game, go."""
         state = self.state
-        current, phase = state.round, state.phase
+        try:
+            target = None if state.is_over() else presentation(state.game).queue_round(state)
+        except OrderError:  # no round is left to queue for
+            target = None
         for seat_name, rows in self.turns.items():
-            stale = [row for row in rows if state.is_over() or row.round < current
-                     or (row.round == current and phase not in ("choosing", "development"))]
+            stale = [row for row in rows if target is None or row.round < target]
             if stale:
                 self.consumed.extend(stale)
                 self.turns[seat_name] = [row for row in rows if row not in stale]

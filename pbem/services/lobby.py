@@ -11,8 +11,8 @@ from sqlalchemy import Select, and_, exists, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from engine import default_game, get_game
-from engine.aztlan.data import names as packaged_names
 from engine.core import Game as GameRules, SetupError
+from pbem.games import presentation
 from pbem.mail.outbox import send_mail
 from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
@@ -32,26 +32,37 @@ SEED_LIMIT = 2 ** 53  # stays exact in JavaScript clients once the record is pub
 @dataclass
 class NewGame:
     """What a creator asks for.  `game` names a registered game (None: the default game);
-    `bots` lists one of its bot kinds per bot seat."""
+    `bots` lists one of its bot kinds per bot seat; `options` its rule options by name;
+    `setup` its setup choices besides them (pbem.games Presentation.setup_options, such as a
+    board), by name.  Options and choices left out take their defaults."""
 
     title: str
     game: str | None = None
     players: int = 3
     bots: Sequence[str] = ()
     invites: Sequence[str] = ()
-    board: str = "default"
-    edition: str = "default"
-    options: dict[str, str] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     deadlines: dict[str, Any] | None = None
     seed: int | str | None = None  # None: a random secret seed (tests fix one)
 
 
-def available(folder: str) -> list[str]:
-    """The packaged boards or editions a game can use."""
-    try:
-        return packaged_names(folder)
-    except FileNotFoundError:
-        return []
+def setup_choices(rules: GameRules, given: dict[str, Any]) -> dict[str, Any]:
+    """The game's setup choices (a board...) as `given`, each checked against what the game
+    offers, with the defaults of those left out."""
+    offered = {option.name: option for option in presentation(rules.name).setup_options()}
+    for name in given:
+        if name not in offered:
+            known = ", ".join(offered) or "none"
+            raise Invalid(f"{rules.title} has no setup choice {str(name)[:20]!r}; its choices: {known}")
+    chosen = {}
+    for name, option in offered.items():
+        value = given.get(name, option.default)
+        if value not in option.choices:
+            raise Invalid(f"no {name} named {str(value)[:40]!r}; "
+                          f"available: {', '.join(map(str, option.choices)) or 'none'}")
+        chosen[name] = value
+    return chosen
 
 
 def rules_for(name: str | None) -> GameRules:
@@ -111,10 +122,6 @@ def _validate(new: NewGame, rules: GameRules) -> tuple[str, list[str]]:
     if 1 + len(new.bots) + len(invites) > new.players:
         raise Invalid(f"you, {len(new.bots)} bot(s) and {len(invites)} invitation(s) do not fit "
                       f"in {new.players} seats")
-    for folder, name in (("boards", new.board), ("editions", new.edition)):
-        if name not in available(folder):
-            raise Invalid(f"no {folder[:-1]} named {str(name)[:40]!r}; "
-                          f"available: {', '.join(available(folder)) or 'none'}")
     return title, invites
 
 
@@ -133,7 +140,7 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     rules = rules_for(new.game)
     title, invites = _validate(new, rules)
     seed = new.seed if new.seed is not None else secrets.randbelow(SEED_LIMIT)
-    setup = {"board": new.board, "edition": new.edition, "options": dict(new.options or {}), "seed": seed}
+    setup = {**setup_choices(rules, dict(new.setup or {})), "options": dict(new.options or {}), "seed": seed}
     _check_setup(rules, setup, new.players)
     game = Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup,
                 deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id)

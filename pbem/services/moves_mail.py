@@ -5,8 +5,9 @@
   their active games; a "your turn" mail also carries what happened since the last news;
 - "off": nothing.
 
-What a seat is told comes from `state.events_for(seat)` only: the events that seat may see
-(so never another seat's power card before the reveal).  `Seat.events_reported` counts how
+What a seat is told comes from the events of its own view (`state.view(seat)`) only, so
+never another seat's secret choice before the reveal; the game's presentation words them
+and says which are news to the reader.  `Seat.events_reported` counts how
 many of those were mailed already; every mail moves it in the same transaction as the mail
 row, under a row lock, so nothing is told twice and nothing is skipped.
 """
@@ -20,11 +21,11 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from pbem.games.aztlan.sentences import describe_all
+from pbem.games import presentation
 from pbem.mail.outbox import send_mail
 from pbem.models import Game, Seat, User
 from pbem.services import links
-from pbem.services.state import game_state
+from pbem.services.state import game_state, player_names
 from pbem.timezones import zone
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,6 @@ OFF, EACH, DIGEST = "off", "each", "digest"
 CHOICES = (OFF, EACH, DIGEST)
 KIND = "moves"  # the outbox kind of both mails (delivery.PREFERENCES: List-Unsubscribe)
 MAX_LINES = 30  # per game and mail; a longer backlog (a preference just switched on) is cut
-# Events that are the reader's own doing (with the reader's seat) or only for the reader.
-OWN = frozenset({"chosen", "turn", "tlatoani", "coexist", "battle", "draw", "deck-empty"})
 
 
 @dataclass
@@ -45,30 +44,20 @@ class News:
     lines: list[str]
 
 
-def _names(game: Game) -> dict[str, str]:
-    return {p["seat"]: p["name"] for p in game.setup.get("players", [])}
-
-
-def _is_news(event: dict[str, Any], seat: str) -> bool:
-    kind = str(event.get("type", ""))
-    return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == seat))
-
-
 def news_lines(state: Any, seat: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
     """What `seat`'s reader may be told of the events after its first `start` visible ones:
     plain-text lines (at most MAX_LINES, the latest) and the new cursor."""
-    events = state.events_for(state.seats.index(seat))
-    fresh = [e for e in events[start:] if _is_news(e, seat)]
-    territories = {t.id: t.name for t in state.board.territories}
-    texts = describe_all(fresh, names, territories)
-    lines = [f"  age {e['age']}: {e['text']}" if e.get("age") else f"  {e['text']}" for e in texts]
+    shown = presentation(state.game)
+    events = state.view(seat).get("events", [])
+    fresh = [event for event in events[start:] if shown.is_news(event, seat)]
+    lines = shown.event_lines(fresh, names, state)
     if len(lines) > MAX_LINES:
         lines = [f"  ({len(lines) - MAX_LINES} earlier events are on the game page)"] + lines[-MAX_LINES:]
     return lines, len(events)
 
 
 def _news(game: Game, state: Any, seat: Seat, cursor: int) -> News:
-    lines, end = news_lines(state, seat.name or "", _names(game), cursor)
+    lines, end = news_lines(state, seat.name or "", player_names(game), cursor)
     return News(seat, cursor, end, lines)
 
 

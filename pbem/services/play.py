@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from engine.core import OrderError, ParseError
+from engine.core import OrderError, ParseError, State
 from engine.records import replay
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
 from pbem.services.advance import advance
@@ -163,6 +163,8 @@ class GameView:
     view: dict[str, Any]  # the engine's view for that seat (public view for everyone else)
     my_pending: list[str] = field(default_factory=list)
     submitted: list[str] = field(default_factory=list)  # waiting seats whose orders are in (and bots)
+    round: int = 0  # where the game stands (public): the state's round and phase
+    phase: str = ""
 
 
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
@@ -177,7 +179,7 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
     ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}
     return GameView(game, seat, view,
                     my_pending=[text for owner, text in pending if owner == seat_name],
-                    submitted=sorted(ready & waiting))
+                    submitted=sorted(ready & waiting), round=state.round, phase=state.phase)
 
 
 def finished_record(session: Session, game: Game) -> dict[str, Any]:
@@ -187,11 +189,11 @@ def finished_record(session: Session, game: Game) -> dict[str, Any]:
     return record(game, log_lines(session, game.id))
 
 
-def replay_step(session: Session, game: Game, step: int) -> tuple[dict[str, Any], list[str]]:
-    """The public view of a finished game after its first `step` orders, and the whole
-    order log (the record is public once the game is finished)."""
+def replay_step(session: Session, game: Game, step: int) -> tuple[State, list[str]]:
+    """A finished game after its first `step` orders (readers get its public view), and the
+    whole order log (the record is public once the game is finished)."""
     full = finished_record(session, game)
     orders = full["orders"]
     if not 0 <= step <= len(orders):
         raise Invalid(f"step must be from 0 to {len(orders)}")
-    return replay({**full, "orders": orders[:step]}).view(None), orders
+    return replay({**full, "orders": orders[:step]}), orders

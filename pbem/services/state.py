@@ -38,6 +38,11 @@ def log_lines(session: Session, game_id: int, limit: int | None = None) -> list[
     return [f"{seat}: {text}" for seat, text in session.execute(query)]
 
 
+def player_names(game: Game) -> dict[str, str]:
+    """Each seat's player name, once the game has started (public)."""
+    return {player["seat"]: player["name"] for player in game.setup.get("players", [])}
+
+
 def record(game: Game, orders: list[str]) -> dict[str, Any]:
     """The game's record in the engine's format (docs/records.md), seed included: only
     for replaying inside the service, and for export once the game is finished."""

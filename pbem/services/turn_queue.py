@@ -1,89 +1,95 @@
-"""Development turns queued ahead, so an age of many turns needs no round trip per turn.
+"""Orders queued ahead, so a round of many turns needs no round trip per turn.
 
-A player lists future development turns, one per line ("place 12", "place 3 move 3 to 4",
-"place 5 eagle 6").  They are accepted whenever the game runs, whether or not it is the
-seat's turn: parsed, and checked against the board (territories exist, a move goes to a
-neighbour).  Whether a turn is legal is decided when its turn comes: `advance()` plays the
-first queued turn when the seat owes a development turn of the age the queue is for; an
-illegal one is dropped with the error shown and mailed, and the seat is asked normally for
-that turn (the rest of the queue waits for the next).  Turns left when the age's
-development phase ends are dropped.  A new queue replaces the old one.
+A game's presentation may name one kind of decision whose orders a seat can queue, one
+per line (`Presentation.queued_kind`).  A queue is accepted whenever the game runs, whether
+or not it is the seat's turn: parsed, and checked as the presentation checks queued orders
+(`check_queued`, against public facts such as the board).
+Whether an order is legal is decided when its turn comes: `advance()` plays the first
+queued order when the seat owes a decision of that kind in the round the queue is for
+(`queue_round`); an illegal one is dropped with the error shown and mailed, and the seat is
+asked normally for that turn (the rest of the queue waits for the next).  Orders left when
+the game moves past that round's turns are dropped.  A new queue replaces the old one.  A
+game with no queued kind refuses queues.
 
-The queue is for the current age while its cards are chosen or its development phase
-runs, else for the next age.  Mail commands QUEUE and CANCEL call `list_queue` and
-`cancel_queued`; orders under QUEUE go to `queue_turns`.
+Mail commands QUEUE and CANCEL call `list_queue` and `cancel_queued`; orders under QUEUE go
+to `queue_turns`.
 """
 from __future__ import annotations
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from engine.aztlan.cards import AGES
-from engine.aztlan.orders import Turn
-from engine.core import GameState, ParseError
+from engine import get_game
+from engine.core import DecisionKind, GameState, OrderError, ParseError
+from pbem.games import presentation
 from pbem.models import Game, QueuedTurn, Seat, User
 from pbem.services.errors import Conflict, Invalid, NotFound, OrderRejected
+from pbem.services.kinds import decision_kinds
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
 from pbem.services.queue import request_advance
 from pbem.services.schedule import seat_acted
 from pbem.services.state import game_state
 
-MAX_QUEUE = 20  # more than any seat's turns in one age (at most 10 pawns per age)
+MAX_QUEUE = 20  # more than any seat's turns in one round of the games so far
 
 
 def _seat(session: Session, game_id: int, user: User, *, lock: bool = False) -> tuple[Game, Seat]:
     game = lock_game(session, game_id) if lock else session.get(Game, game_id)
     if game is None:
         raise NotFound(f"there is no game {game_id}")
-    return game, require_seat(game, user)
+    seat = require_seat(game, user)
+    queued_kind(game)
+    return game, seat
 
 
-def _target_age(state: GameState) -> int:
-    age, phase = state.round, state.phase
-    if phase in ("choosing", "development"):
-        return int(age)
-    if age < AGES:
-        return int(age) + 1
-    raise Conflict("the last age's development phase is over: there are no turns left to queue")
+def queued_kind(game: Game) -> DecisionKind:
+    """The kind of decision a seat of `game` may queue ahead; Invalid for a game without one."""
+    name = presentation(game.kind).queued_kind
+    if name is None:
+        raise Invalid(f"{get_game(game.kind).title} takes no orders queued ahead: "
+                      "send each order when the game asks for it")
+    return decision_kinds(game.kind)[name]
 
 
-def _check(state: GameState, text: str) -> list[str]:
-    """The canonical lines of the queued turns, checked against the board only."""
+def _target_round(state: GameState) -> int:
+    try:
+        return presentation(state.game).queue_round(state)
+    except OrderError as error:
+        raise Conflict(str(error)) from None
+
+
+def _check(state: GameState, kind: DecisionKind, text: str) -> list[str]:
+    """The canonical lines of the queued orders, checked as the presentation checks them."""
     try:
         orders = state.parse(text)
     except ParseError as error:
         raise OrderRejected(str(error), expected=error.expected, line=error.line) from None
     if not orders:
-        raise OrderRejected("no turns found: one development turn per line, like 'place 12 move 12 to 13'")
+        raise OrderRejected(f"no turns found: one {kind.title} per line, like '{kind.syntax}'")
     if len(orders) > MAX_QUEUE:
         raise OrderRejected(f"at most {MAX_QUEUE} queued turns")
-    board = state.board  # type: ignore[attr-defined]
-    lines = []
+    shown = presentation(state.game)
     for order in orders:
-        text_line = state.order_text(order)
-        if not isinstance(order, Turn):
-            raise OrderRejected(f"'{text_line}' is not a development turn: only turns ('place ...') can be queued")
-        if order.move is not None:
-            start, end = (board.index_of[ident] for ident in order.move)
-            if end not in board.adjacent[start]:
-                raise OrderRejected(f"'{text_line}': {order.move[1]} is not adjacent to {order.move[0]}")
-        lines.append(text_line)
-    return lines
+        try:
+            shown.check_queued(state, order)
+        except OrderError as error:
+            raise OrderRejected(str(error)) from None
+    return [state.order_text(order) for order in orders]
 
 
 @unit_of_work
 def queue_turns(session: Session, game_id: int, user: User, text: str, *, channel: str = "web") -> list[str]:
-    """Replace the seat's queue with the turns in `text`; returns the queue as stored.  If
-    the seat's turn is now, the first queued turn is played at once."""
+    """Replace the seat's queue with the orders in `text`; returns the queue as stored.  If
+    the seat's turn is now, the first queued order is played at once."""
     game, seat = _seat(session, game_id, user, lock=True)
     if game.status != Game.ACTIVE:
         raise Conflict("the game is not running")
     state = game_state(session, game)
-    age = _target_age(state)
-    lines = _check(state, text or "")
+    target = _target_round(state)
+    lines = _check(state, queued_kind(game), text or "")
     session.execute(delete(QueuedTurn).where(QueuedTurn.game_id == game.id, QueuedTurn.seat == seat.name))
-    session.add_all(QueuedTurn(game_id=game.id, seat=seat.name, round=age, text=line, channel=channel,
+    session.add_all(QueuedTurn(game_id=game.id, seat=seat.name, round=target, text=line, channel=channel,
                                user_id=user.id) for line in lines)
     seat.queue_held_seq = None  # a new plan: it may start with this very turn
     seat.last_error = None
@@ -94,7 +100,7 @@ def queue_turns(session: Session, game_id: int, user: User, text: str, *, channe
 
 
 def list_queue(session: Session, game_id: int, user: User) -> list[str]:
-    """The seat's queued turns in the order they will be played (numbered from 1 in answers)."""
+    """The seat's queued orders in the order they will be played (numbered from 1 in answers)."""
     game, seat = _seat(session, game_id, user)
     return list(session.scalars(select(QueuedTurn.text).where(QueuedTurn.game_id == game.id,
                                                               QueuedTurn.seat == seat.name)
@@ -103,7 +109,7 @@ def list_queue(session: Session, game_id: int, user: User) -> list[str]:
 
 @unit_of_work
 def cancel_queued(session: Session, game_id: int, user: User, which: int | None = None) -> list[str]:
-    """Cancel queued turn number `which` (from 1), or all of them (None); returns what is left."""
+    """Cancel queued order number `which` (from 1), or all of them (None); returns what is left."""
     game, seat = _seat(session, game_id, user, lock=True)
     rows = list(session.scalars(select(QueuedTurn).where(QueuedTurn.game_id == game.id,
                                                          QueuedTurn.seat == seat.name).order_by(QueuedTurn.id)))

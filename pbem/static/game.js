@@ -4,8 +4,10 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The decision form whose fields the board fills: the one with a field for map clicks.
   function armedSelect() {
-    var form = document.querySelector("form.decision[data-kind='turn']");
+    var field = document.querySelector("form.decision [data-map-target]");
+    var form = field ? field.closest("form") : null;
     if (!form) return null;
     var target = form.querySelector("input[name='map_target']:checked");
     var name = target ? target.value : "place";

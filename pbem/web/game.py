@@ -1,61 +1,82 @@
-"""The game page (board, track, cards, history, decision forms), orders, record and replay."""
+"""The game page (the position, the decision forms, history), orders, record and replay.
+
+What is game-specific comes from the game's presentation (pbem.games): its templates for
+the position and the decision forms, its board picture, event sentences and how a posted
+form becomes order text; the page around them is the same for every game."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from markupsafe import Markup
 
-from engine.aztlan.board import TERRAIN_TYPES
-from pbem.games.aztlan.sentences import card_title, describe_all
+from engine import get_game
+from engine.core import OrderError, State
 from pbem.extensions import db, limiter
+from pbem.games import Presentation, presentation
 from pbem.mail import seat_address
 from pbem.models import Game, now
 from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected
-from pbem.services.state import game_state
+from pbem.services.kinds import decision_kinds
+from pbem.services.state import game_state, player_names
 from pbem.web import back, current_user, login_required, signed_in
-from pbem.web.board import board_svg, territory_rows
-from pbem.web.orderforms import order_text
 
 bp = Blueprint("game", __name__, url_prefix="/games")
+log = logging.getLogger(__name__)
 
 
-def _board_context(game: Game, view: dict[str, Any], *, clickable: bool) -> dict[str, Any]:
-    """What the board, status and history templates need: the view plus the game's public
-    setup data (board and edition)."""
-    setup = game_state(db.session(), game).setup
-    board = setup.board
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
-    territory_names = {t.id: t.name for t in board.territories}
-    return {"view": view, "board": board, "names": names, "territory_names": territory_names,
-            "cards": {card.number: card for card in setup.edition.power_cards},
-            "svg": board_svg(board, view, clickable=clickable),
-            "territories": territory_rows(board, view),
-            "events": describe_all(view["events"], names, territory_names)}
+def _svg(shown: Presentation, state: State, view: dict[str, Any], *, clickable: bool) -> Markup | None:
+    """The game's board picture for the page, or None (then its templates show the text)."""
+    try:
+        svg = shown.board_svg(state, view, clickable=clickable)
+    except Exception:  # a drawing bug must not take the game page (and its forms) down
+        log.exception("drawing the board of a %s game failed; the page shows it without", state.game)
+        return None
+    # The presentation builds its SVG from game data and escapes every name it writes.
+    return Markup(svg) if svg else None
+
+
+def _position(game: Game, state: State, view: dict[str, Any], *, clickable: bool) -> dict[str, Any]:
+    """What the position, history and result templates need: the reader's view, where the
+    game stands (round, phase, the result once over) and the game's own parts."""
+    shown = presentation(game.kind)
+    names = player_names(game)
+    return {"view": view, "names": names, "rules": get_game(game.kind), "shown": shown,
+            "round": state.round, "rounds": shown.round_count(state), "phase": state.phase,
+            "svg": _svg(shown, state, view, clickable=clickable),
+            "events": shown.sentences(view.get("events", []), names, state),
+            "result": state.result().to_json() if state.is_over() else None,
+            **shown.page_context(state, view)}
 
 
 def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     user = current_user()
     if game.status in (Game.OPEN, Game.ABORTED):
         seat = play.seat_of(game, user)
-        return render_template("game/open.html", game=game, my_seat=seat,
+        return render_template("game/open.html", game=game, my_seat=seat, rules=get_game(game.kind),
+                               setup_options=presentation(game.kind).setup_options(),
                                policy=deadlines.policy_of(game), **extra), status
     seen = play.game_view(db.session(), game, user)
     decisions = seen.view.get("me", {}).get("decisions", [])
-    context = _board_context(game, seen.view, clickable=bool(decisions))
+    context = _position(game, game_state(db.session(), game), seen.view, clickable=bool(decisions))
+    kinds = decision_kinds(game.kind)
+    queued_kind = context["shown"].queued_kind
     # Deadlines, the host's controls, queued turns and takeovers (pbem/web/turns.py).
     timing = deadlines.deadline_info(db.session(), game, user, now())
-    queued = turn_queue.list_queue(db.session(), game.id, user) if seen.seat is not None else []
-    report_ages = reports.scored_ages(db.session(), game) if seen.seat is not None else []
+    queued = turn_queue.list_queue(db.session(), game.id, user) if seen.seat is not None and queued_kind else []
+    report_rounds = reports.scored_ages(db.session(), game) if seen.seat is not None else []
     # The reader's own paper size first.
-    paper_sizes = sorted(accounts.PAPER_SIZES, key=lambda size: size != user.paper_size) if report_ages else []
+    paper_sizes = sorted(accounts.PAPER_SIZES, key=lambda size: size != user.paper_size) if report_rounds else []
     mine = seen.seat is not None and game.status == Game.ACTIVE
     address = seat_address.current_address(db.session(), game.id, user) if mine and user is not None else None
-    return render_template("game/page.html", game=game, seen=seen, decisions=decisions,
-                           my_seat=seen.seat, card_title=card_title, terrain_types=TERRAIN_TYPES,
-                           timing=timing, queued=queued, report_ages=report_ages, paper_sizes=paper_sizes,
-                           reply_address=address,
+    hint = next((kinds[d["kind"]].syntax for d in decisions if d["kind"] in kinds), "")
+    return render_template("game/page.html", game=game, seen=seen, decisions=decisions, kinds=kinds,
+                           my_seat=seen.seat, timing=timing, queued=queued,
+                           queue_kind=kinds.get(queued_kind or ""), report_rounds=report_rounds,
+                           paper_sizes=paper_sizes, reply_address=address, order_hint=hint,
                            **context, **extra), status
 
 
@@ -69,11 +90,14 @@ def page(game_id: int) -> Any:
 @limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
 def orders(game_id: int) -> Any:
     text = ""
+    game = lobby.get_game_row(db.session(), game_id)
     try:
-        text = order_text(request.form)
+        try:
+            text = presentation(game.kind).form_orders(request.form)
+        except OrderError as error:
+            raise OrderRejected(str(error)) from None
         receipt = play.submit_for_user(db.session(), game_id, signed_in(), text, channel="web")
     except OrderRejected as error:
-        game = lobby.get_game_row(db.session(), game_id)
         return _page(game, 422, order_error=error.message, order_text=text)
     return back(url_for("game.page", game_id=game_id), receipt.message, "success")
 
@@ -86,13 +110,13 @@ def withdraw(game_id: int) -> Any:
     return back(url_for("game.page", game_id=game_id), f"Withdrew {count} pending order(s).")
 
 
-@bp.get("/<int:game_id>/reports/<int:age>.pdf")
+@bp.get("/<int:game_id>/reports/<int:number>.pdf")
 @login_required
 @limiter.limit("20 per minute", scope="reports")  # each render costs about a second of CPU
-def report_pdf(game_id: int, age: int) -> Any:
-    """The signed-in player's own report of an age, rendered again from the record."""
+def report_pdf(game_id: int, number: int) -> Any:
+    """The signed-in player's own report of a round, rendered again from the record."""
     game = lobby.get_game_row(db.session(), game_id)
-    report = reports.seat_report(db.session(), game, signed_in(), age, request.args.get("size"))
+    report = reports.seat_report(db.session(), game, signed_in(), number, request.args.get("size"))
     return Response(report.pdf, mimetype="application/pdf", headers={
         "Content-Disposition": f"attachment; filename={report.filename}"})
 
@@ -117,7 +141,7 @@ def replay(game_id: int) -> Any:
     game = lobby.get_game_row(db.session(), game_id)
     raw = request.args.get("step", "0")
     step = int(raw) if raw.isdigit() and len(raw) < 7 else -1
-    view, orders = play.replay_step(db.session(), game, step)
-    context = _board_context(game, view, clickable=False)
+    state, orders = play.replay_step(db.session(), game, step)
+    context = _position(game, state, state.view(None), clickable=False)
     return render_template("game/replay.html", game=game, step=step, total=len(orders),
                            last_order=orders[step - 1] if step else None, **context)

@@ -6,13 +6,15 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from engine import default_game
-from engine.aztlan.options import CHOICES, Options
+from engine import games
+from engine.core import Game as GameRules
 from pbem.extensions import db
+from pbem.games import presentation
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
 from pbem.services.schedule import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.text import option_value
 from pbem.web import back, current_user, login_required, signed_in
 
 bp = Blueprint("lobby", __name__)
@@ -31,11 +33,16 @@ def home() -> Any:
     return render_template("lobby/home.html", lists=lists)
 
 
-def _form_defaults() -> dict[str, Any]:
-    game = default_game()  # the game the form creates
-    return {"boards": lobby.available("boards"), "editions": lobby.available("editions"),
-            "bots": list(game.bots), "choices": CHOICES, "defaults": Options().to_dict(),
-            "hours": default_hours(game.name), "on_missed": lobby.ON_MISSED,
+def _form_defaults(rules: GameRules) -> dict[str, Any]:
+    """What the new-game form offers for the game it creates: its player counts, bots, setup
+    choices, rule options and kinds of decision (with their default deadlines)."""
+    return {"rules": rules, "games": {name: game.title for name, game in games().items()},
+            "player_counts": list(range(rules.min_players, rules.max_players + 1)),
+            "default_players": min(max(3, rules.min_players), rules.max_players),
+            "bot_seats": list(range(rules.max_players)), "bots": list(rules.bots),
+            "default_bot": DEFAULT_BOTS[0] if DEFAULT_BOTS[0] in rules.bots else rules.bots[0],
+            "setup_options": presentation(rules.name).setup_options(), "options": rules.options,
+            "hours": default_hours(rules.name), "on_missed": lobby.ON_MISSED,
             "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
             "policy_defaults": POLICY_DEFAULTS}
 
@@ -50,17 +57,20 @@ def _int(value: str | None, name: str, default: int | None = None) -> int | None
 
 
 def new_game_from_form(form: Any) -> lobby.NewGame:
-    players = _int(form.get("players"), "players", 3)
+    rules = lobby.rules_for(form.get("game") or None)
+    defaults = _form_defaults(rules)
+    players = _int(form.get("players"), "players", defaults["default_players"])
     bot_count = _int(form.get("bots"), "bots", 0) or 0
-    if bot_count > 3:
-        raise Invalid("at most 3 bots")
+    if bot_count >= rules.max_players:
+        raise Invalid(f"at most {rules.max_players - 1} bots")
     invites = [a for a in re.split(r"[\s,;]+", form.get("invites", "")) if a]
-    options = {name: form[name] for name in CHOICES if form.get(name)}
-    hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in default_hours(default_game().name)}
-    return lobby.NewGame(title=form.get("title", ""), players=players or 3,
-                         bots=[form.get("bot_kind", "heuristic")] * bot_count, invites=invites,
-                         board=form.get("board", "default"), edition=form.get("edition", "default"),
-                         options=options,
+    options = {option.name: option_value(option, form[option.name])
+               for option in rules.options if form.get(option.name)}
+    setup = {option.name: form[option.name] for option in defaults["setup_options"] if form.get(option.name)}
+    hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
+    return lobby.NewGame(title=form.get("title", ""), game=rules.name, players=players or defaults["default_players"],
+                         bots=[form.get("bot_kind") or defaults["default_bot"]] * bot_count, invites=invites,
+                         setup=setup, options=options,
                          deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot"),
                                     **_policy_from_form(form)})
 
@@ -77,14 +87,19 @@ def _policy_from_form(form: Any) -> dict[str, Any]:
 @bp.route("/games/new", methods=["GET", "POST"])
 @login_required
 def new_game() -> Any:
-    if request.method == "GET":
-        return render_template("lobby/new.html", form={}, **_form_defaults())
+    if request.method == "GET":  # ?game=NAME: the form for that game
+        return render_template("lobby/new.html", form={},
+                               **_form_defaults(lobby.rules_for(request.args.get("game") or None)))
     try:
         game = lobby.create_game(db.session(), signed_in(), new_game_from_form(request.form),
                                  base_url=current_app.config["PBEM_BASE_URL"])
     except Invalid as error:
+        try:
+            rules = lobby.rules_for(request.form.get("game") or None)
+        except Invalid:  # an unknown game: the default one's form, with the reason
+            rules = lobby.rules_for(None)
         return render_template("lobby/new.html", form=request.form, error=error.message,
-                               **_form_defaults()), 422
+                               **_form_defaults(rules)), 422
     return back(url_for("game.page", game_id=game.id), "Game created.")
 
 

@@ -42,7 +42,7 @@ def test_the_board_reply_carries_the_seats_board_picture(table: dict[str, Any], 
     assert Image.open(BytesIO(png)).size[0] == MAIL_BOARD_WIDTH * 2
     # Drawn from Ana's seat's view, nothing else.
     state = game_state(session, session.get(Game, table["game_id"]))
-    expected = board_picture(state.board, state.view(table["seat"]))
+    expected = board_picture(state, state.view(table["seat"]))
     assert expected is not None and png == expected.data
 
 

@@ -75,7 +75,7 @@ EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"]
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
                 "turns.declare_vacation": ["start", "end"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
-                "auth.signin": ["next"]}
+                "auth.signin": ["next"], "lobby.new_game": ["game"]}
 # Lobby actions on the open game; everything else on the running one.
 ON_OPEN_GAME = {"lobby.invite", "lobby.join", "lobby.leave", "lobby.cancel"}
 
@@ -111,7 +111,7 @@ def world(app, session, monkeypatch):
     ana_address = session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == people["ana"].id))
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
     ids = {"game_id": running.id, "open_game_id": waiting.id, "address_id": ana_address, "token_id": token.id,
-           "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1, "age": 1,
+           "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
@@ -299,8 +299,10 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
 
 
 def fields_read_by_views() -> set[str]:
-    """Every field name a web view reads by a literal name (form.get("x"), request.args.get("x")...)."""
-    source = "\n".join(p.read_text() for p in (ROOT / "pbem" / "web").glob("*.py"))
+    """Every field name a web view reads by a literal name (form.get("x"), request.args.get("x")...),
+    the games' presentations included (their decision forms become order text there)."""
+    sources = [*(ROOT / "pbem" / "web").glob("*.py"), *(ROOT / "pbem" / "games").rglob("*.py")]
+    source = "\n".join(p.read_text() for p in sources)
     return set(re.findall(r"""(?:form|args|values)(?:\.get(?:list)?\(|\[)\s*["']([^"']+)["']""", source))
 
 

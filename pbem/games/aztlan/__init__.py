@@ -5,11 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from engine.core import State
+from engine.aztlan.cards import AGES
+from engine.aztlan.data import names as packaged_names
+from engine.aztlan.orders import Turn
+from engine.aztlan.state import CHOOSING, DEVELOPMENT
+from engine.core import Option, OrderError, State
 from pbem.games import Presentation
-from pbem.games.aztlan import drawing, sentences
+from pbem.games.aztlan import forms, pages, sentences, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "aztlan"
+# Events that are the reader's own doing (with the reader's seat) or only for the reader.
+OWN = frozenset({"chosen", "turn", "tlatoani", "coexist", "battle", "draw", "deck-empty"})
 
 
 def territory_names(state: State) -> dict[int, str]:
@@ -19,18 +25,67 @@ def territory_names(state: State) -> dict[int, str]:
 class Aztlan(Presentation):
     game = "aztlan"
     templates = TEMPLATES
+    decisions_template = "games/aztlan/game/_decisions.html"
+    position_template = "games/aztlan/game/_position.html"
+    queued_kind = "turn"  # development turns, queued ahead for the age's development phase
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return sentences.describe(dict(event), dict(names), territory_names(state))
 
+    def round_count(self, state: State) -> int | None:
+        return AGES
+
+    def is_news(self, event: Mapping[str, Any], seat: str) -> bool:
+        kind = str(event.get("type", ""))
+        return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == seat))
+
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
-                  highlight: Sequence[Any] = (), id_prefix: str = "b") -> str | None:
+                  highlight: Sequence[Any] = (), id_prefix: str = "b", caption: bool = False) -> str | None:
         board = state.board  # type: ignore[attr-defined]
         try:
-            return drawing.board_svg(board, dict(view), clickable=clickable, highlight=highlight,
-                                     id_prefix=id_prefix)
+            return pages.board_svg(board, view, clickable=clickable, highlight=highlight, id_prefix=id_prefix,
+                                   title=board.title if caption else None)
         except ValueError:  # a board without geometry: the territory list shows it
             return None
+
+    def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        return text.board_text(state, view, names)
+
+    def hand_text(self, view: Mapping[str, Any]) -> str:
+        return text.hand_text(view)
+
+    def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
+        return pages.page_context(state, view)
+
+    def setup_options(self) -> tuple[Option, ...]:
+        return (Option("board", "default", "the board: its territories, lakes and their shores",
+                       choices=tuple(packaged_names("boards"))),
+                Option("edition", "default", "the edition: its power and prosperity cards",
+                       choices=tuple(packaged_names("editions"))))
+
+    def form_orders(self, form: Any) -> str:
+        return forms.order_text(form)
+
+    def queue_round(self, state: State) -> int:
+        """The current age while its cards are chosen or its development phase runs, else
+        the next age."""
+        if state.phase in (CHOOSING, DEVELOPMENT):
+            return int(state.round)
+        if state.round < AGES:
+            return int(state.round) + 1
+        raise OrderError("the last age's development phase is over: there are no turns left to queue")
+
+    def check_queued(self, state: State, order: Any) -> None:
+        """Only development turns, checked against the board (a move goes to a neighbour);
+        the rules judge them when their turn comes."""
+        line = state.order_text(order)
+        if not isinstance(order, Turn):
+            raise OrderError(f"'{line}' is not a development turn: only turns ('place ...') can be queued")
+        if order.move is not None:
+            board = state.board  # type: ignore[attr-defined]
+            start, end = (board.index_of[ident] for ident in order.move)
+            if end not in board.adjacent[start]:
+                raise OrderError(f"'{line}': {order.move[1]} is not adjacent to {order.move[0]}")
 
     def first_order(self, decision: Mapping[str, Any]) -> str | None:
         kind, options = decision["kind"], decision["options"]

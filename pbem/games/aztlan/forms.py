@@ -1,9 +1,9 @@
-"""Decision forms -> order text in the engine's grammar (docs/orders.md).
+"""Aztlán's decision forms -> order text in the engine's grammar (docs/orders.md).
 
-Each form on the game page posts plain fields; this turns them into the very text a
-player could type or mail, and that text goes through the same service function as
-every other channel.  Fields are checked for shape only (numbers, known words): the
-rules engine judges the orders.
+Each form on the game page (templates/games/aztlan/game/_decisions.html) posts plain
+fields; this turns them into the very text a player could type or mail, and that text goes
+through the same service function as every other channel.  Fields are checked for shape
+only (numbers, known words): the rules engine judges the orders.
 """
 from __future__ import annotations
 
@@ -11,25 +11,24 @@ from typing import Any
 
 from engine.aztlan.board import TERRAIN_TYPES
 from engine.aztlan.cards import BLESSINGS
-from pbem.services.errors import OrderRejected
-
+from engine.core import OrderError
 
 
 def _territory(value: str | None, field: str, required: bool = True) -> str | None:
     value = (value or "").strip()
     if not value:
         if required:
-            raise OrderRejected(f"choose a territory for {field}")
+            raise OrderError(f"choose a territory for {field}")
         return None
     if not value.isdigit() or len(value) > 6:
-        raise OrderRejected(f"{field}: a territory is given by its number")
+        raise OrderError(f"{field}: a territory is given by its number")
     return value
 
 
 def _power(form: Any) -> list[str]:
     card = (form.get("card") or "").strip()
     if not card.isdigit() or len(card) > 2:
-        raise OrderRejected("choose a power card")
+        raise OrderError("choose a power card")
     return [f"card {card}"]
 
 
@@ -41,7 +40,7 @@ def _turn(form: Any) -> list[str]:
     start = _territory(form.get("move_from"), "move from", required=False)
     end = _territory(form.get("move_to"), "move to", required=False)
     if bool(start) != bool(end):
-        raise OrderRejected("a move needs both the territory it leaves and the one it enters")
+        raise OrderError("a move needs both the territory it leaves and the one it enters")
     if start:
         text += f" move {start} to {end}"
     return [text]
@@ -60,10 +59,10 @@ def _conflict(form: Any) -> list[str]:
         territory = _territory(name[len("settle-"):], "conflict")
         choice = form.get(name)
         if choice not in CONFLICT_CHOICES:
-            raise OrderRejected(f"choose how to settle the conflict in {territory}")
+            raise OrderError(f"choose how to settle the conflict in {territory}")
         lines.append(CONFLICT_CHOICES[choice].format(t=territory))
     if not lines:
-        raise OrderRejected("choose how to settle your conflicts")
+        raise OrderError("choose how to settle your conflicts")
     return lines
 
 
@@ -71,7 +70,7 @@ def _reaction(form: Any) -> list[str]:
     territory = _territory(form.get("territory"), "the battle")
     answer = form.get("answer")
     if answer not in ("accept", "sacred"):
-        raise OrderRejected("answer the battle: accept, or play Sacred Games")
+        raise OrderError("answer the battle: accept, or play Sacred Games")
     return [f"{answer} {territory}"]
 
 
@@ -80,11 +79,11 @@ def _scoring(form: Any) -> list[str]:
     wild = (form.get("wild") or "").strip()
     if wild:
         if wild not in TERRAIN_TYPES:
-            raise OrderRejected("the wild card takes a territory type")
+            raise OrderError("the wild card takes a territory type")
         parts.append(f"wild {wild}")
     for god in form.getlist("blessing"):
         if god not in BLESSINGS:
-            raise OrderRejected("unknown blessing")
+            raise OrderError("unknown blessing")
         parts.append(f"blessing {god}")
     for pair in form.getlist("rafts"):
         a, _, b = pair.partition("-")
@@ -93,12 +92,13 @@ def _scoring(form: Any) -> list[str]:
 
 
 def order_text(form: Any) -> str:
-    """The order text a submitted decision form stands for."""
+    """The order text a submitted decision form (or the page's free text, kind "text")
+    stands for; OrderError when a field is missing or malformed."""
     kind = form.get("kind")
     if kind == "text":
         return form.get("orders", "")
     builder = {"power": _power, "turn": _turn, "conflict": _conflict, "reaction": _reaction,
                "scoring": _scoring}.get(kind or "")
     if builder is None:
-        raise OrderRejected("unknown kind of form")
+        raise OrderError("unknown kind of form")
     return "\n".join(builder(form))
