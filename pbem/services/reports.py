@@ -19,7 +19,7 @@ def scored_ages(session: Session, game: Game) -> list[int]:
     """The ages whose report exists (each scored age; the last one is the final report)."""
     if game.status in (Game.OPEN, Game.ABORTED):
         return []
-    return list(range(1, len(game_state(session, game).age_scores) + 1))
+    return list(range(1, len(game_state(session, game).scores_by_round()) + 1))
 
 
 def seat_report(session: Session, game: Game, user: User, age: int, page_size: str | None = None) -> ReportPdf:
