@@ -16,7 +16,8 @@ from pbem.services.lobby import ON_MISSED
 from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
 
 # Player counts some registered game allows; each game's own range is checked on loading.
-PLAYERS = (min(game.min_players for game in games().values()), max(game.max_players for game in games().values()))
+PLAYERS = (min((game.min_players for game in games().values()), default=1),
+           max((game.max_players for game in games().values()), default=1))
 OPTION_TEXT_MAX = 100
 
 

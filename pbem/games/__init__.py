@@ -71,7 +71,7 @@ class Presentation:
 
     def event_lines(self, events: Sequence[Mapping[str, Any]], names: Mapping[str, str],
                     state: State) -> list[str]:
-        """Each event as an indented line of a plain-text mail ("  age 2: ...")."""
+        """Each event as an indented line of a plain-text mail ("  round 2: ..."), in order."""
         round_name = get_game(self.game).round_name
         return [f"  {round_name} {shown['round']}: {shown['text']}" if shown.get("round") else f"  {shown['text']}"
                 for shown in self.sentences(events, names, state)]

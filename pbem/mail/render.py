@@ -45,7 +45,7 @@ def _who(game: Game, seat: str) -> str:
 
 
 def moment(game: Game, at: Any) -> str:
-    """Where the game stands, as the game names its rounds: "age 1, development".  `at` is
+    """Where the game stands, as the game names its rounds: "round 2, picking".  `at` is
     anything with the game's public round and phase (a State, a GameView)."""
     return f"{get_game(game.kind).round_name} {at.round}, {at.phase}"
 
