@@ -275,15 +275,16 @@ class PendingOrder(db.Model):
 
 
 class QueuedTurn(db.Model):
-    """A development turn queued ahead (pbem/services/turn_queue.py): applied, first queued
-    first, when the seat's turn comes in the round it was queued for."""
+    """An order queued ahead (pbem/services/turn_queue.py; the kind the game's presentation
+    names): applied, first queued first, when the seat's turn comes in the round it was
+    queued for."""
 
     __tablename__ = "queued_turns"
 
     id: Mapped[int] = mapped_column(primary_key=True)  # queue order
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[str] = mapped_column(String(16))
-    round: Mapped[int]  # the game's round (Aztlán: the age) whose turns it is for
+    round: Mapped[int]  # the game's round whose turns it is for (Presentation.queue_round)
     text: Mapped[str] = mapped_column(String(ORDER_MAX))
     channel: Mapped[str] = mapped_column(String(10))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
