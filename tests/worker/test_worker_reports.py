@@ -185,7 +185,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
             assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
             assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
             if age < 5:  # its reader's hand, from the record, so nobody else's (all are public at the end)
-                context = content.age_report(full, seat_name, age, names=names)
+                context = content.round_report(full, seat_name, age, names=names)
                 assert hand_lines(found["text"]) == expected_hand(context)
         assert sorted(reports) == [1, 2, 3, 4, 5]
         held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))

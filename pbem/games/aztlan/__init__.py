@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.games.aztlan import drawing, sentences
+from pbem.games.aztlan import drawing, report, sentences
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "aztlan"
 
@@ -19,9 +19,17 @@ def territory_names(state: State) -> dict[int, str]:
 class Aztlan(Presentation):
     game = "aztlan"
     templates = TEMPLATES
+    report_template = "games/aztlan/reports/age.html"
+    notice_template = "games/aztlan/reports/notice.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return sentences.describe(dict(event), dict(names), territory_names(state))
+
+    def event_round(self, event: Mapping[str, Any]) -> Any:
+        return event.get("age")
+
+    def seat_title(self, seat: str) -> str:
+        return report.PEOPLE_NAMES.get(seat, seat)
 
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
                   highlight: Sequence[Any] = (), id_prefix: str = "b") -> str | None:
@@ -45,6 +53,18 @@ class Aztlan(Presentation):
         if kind == "scoring":
             return "score"
         return None
+
+    def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.report_context(state, dict(view), context, facts)
+
+    def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.notice_context(state, dict(view), context, facts)
+
+    def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
+                  facts: Any) -> dict[str, Any]:
+        return report.next_step(state, dict(view), seat, facts)
 
 
 PRESENTATION = Aztlan()
