@@ -17,7 +17,7 @@ report holds only what its seat may know.
 
 The report of the round whose scoring ends the game is the final report (kind "final"):
 that round's results and the end of the game in one report.  The other reports' kind is
-the game's round name ("round"; Aztlán's "age"), a notice's is "notice".
+the game's round name (its `round_name`, "round" say), a notice's is "notice".
 """
 from __future__ import annotations
 

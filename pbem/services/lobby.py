@@ -120,7 +120,7 @@ def _validate(new: NewGame, rules: GameRules) -> tuple[str, list[str]]:
 
 def _check_setup(rules: GameRules, setup: dict[str, Any], players: int) -> None:
     """Build the engine's setup once with stand-in players, so a bad option fails now."""
-    trial = {**setup, "players": rules.seating(setup["seed"], players)}  # type: ignore[attr-defined]
+    trial = {"game": rules.name, **setup, "players": rules.seating(setup["seed"], players)}  # type: ignore[attr-defined]
     try:
         rules.new_game(trial)
     except SetupError as error:
