@@ -39,6 +39,11 @@ class Presentation:
     position_template: str = "game/_position_plain.html"
     # The decision kind whose orders a seat may queue ahead (None: no queue).
     queued_kind: str | None = None
+    # Reports (pbem/reports): the template of a round's report (the final report too) and
+    # of a phase's notice, each with a plain-text twin of the same name ending in .txt.
+    # The plain ones show the round's scores, the reader's event lines and the result.
+    report_template: str = "round.html"
+    notice_template: str = "notice.html"
 
     def __init__(self, game: str = "") -> None:
         if game:
@@ -58,8 +63,12 @@ class Presentation:
     def sentences(self, events: Sequence[Mapping[str, Any]], names: Mapping[str, str],
                   state: State) -> list[dict[str, Any]]:
         """Each event as {round, type, text}, in order."""
-        return [{"round": event.get("round", event.get("age")), "type": event.get("type"),
+        return [{"round": self.event_round(event), "type": event.get("type"),
                  "text": self.sentence(event, names, state)} for event in events]
+
+    def event_round(self, event: Mapping[str, Any]) -> Any:
+        """The round an event of a view belongs to (None: none)."""
+        return event.get("round")
 
     def round_title(self, number: Any) -> str:
         """"Age 3", "Round 3": a round as people call it."""
@@ -80,6 +89,10 @@ class Presentation:
         """Whether `event` tells the reader `seat` something new: not the reader's own doing
         (an event naming the reader's seat) nor one only for the reader ("my-..." events)."""
         return not (str(event.get("type", "")).startswith("my-") or event.get("seat") == seat)
+
+    def seat_title(self, seat: str) -> str:
+        """A seat as people call it, beside or instead of its player's name."""
+        return seat.replace("-", " ").capitalize()
 
     # --- the board -----------------------------------------------------------------------
 
@@ -152,6 +165,30 @@ class Presentation:
 
     def check_queued(self, state: State, order: Any) -> None:
         """OrderError if `order` cannot be queued ahead (checked again when it is played)."""
+
+    # --- reports -------------------------------------------------------------------------
+    # `context` is what every game's report holds (pbem/reports/content.py: format, kind,
+    # round, phase, game, reader, next); `facts` the reader's facts (names, links, the
+    # deadline, `facts.seat(seat)`).  Each returns the whole context its template reads.
+
+    def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        """The report of the round `context["round"]` just scored (the final report when
+        the game is over).  The plain one: pbem/reports/plain.py."""
+        from pbem.reports import plain  # the reports import this module
+        return plain.report(self, state, view, context, facts)
+
+    def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        """The notice after the phase `context["phase"]` of round `context["round"]`."""
+        from pbem.reports import plain
+        return plain.notice(self, state, view, context, facts)
+
+    def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
+                  facts: Any) -> dict[str, Any]:
+        """What the game waits for now and what the reader must do: `expected` is the plain
+        part (text, yours, deadline, waiting_for); a game may add example orders."""
+        return expected
 
 
 # View parts the plain answers show apart (the seats, the reader's own) or never (the

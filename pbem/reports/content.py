@@ -1,696 +1,254 @@
-"""What a turn report or a phase notice says, as a JSON-able dict (the report's context).
+"""What a report or a notice says, as a JSON-able dict (the report's context), for any game.
 
-Pure functions of a game record and a few game-level facts the engine does not know
-(the game's title, players' display names, the reader's time zone, the next deadline,
-links).  Each report is built from the reader's *view* (`state.view(seat)`) at the point
-of the game it describes, plus the board's public geometry: never from the full state,
-so a report holds only what its seat may know.
+Pure functions of a game record and a few game-level facts the engine does not know (the
+game's title, players' display names, the reader's time zone, the next deadline, links).
+The engine says where a game stands: `state.milestones()` lists the phases completed, a
+`scored` one ends a round's scoring; a report follows each scored milestone, a notice may
+follow the others.  The game's presentation (pbem/games) says what its reports hold, from
+the reader's *view* (`state.view(seat)`) at the moment described and the public facts
+(each round's scoring, the result, whose turn it is): never from the full state, so a
+report holds only what its seat may know.
 
-    age_report(record, "coyote", 2, title="Friday game", tz="Europe/Paris", deadline=dt)
-    final_report(record, "coyote", title=...)
-    phase_notice(record, "coyote", 2, "development", ...)
-    reports_for_record(record, ...)  -> (seat, age, context) for every scored age
+    round_report(record, "red", 2, title="Friday game", tz="Europe/Paris", deadline=dt)
+    final_report(record, "red", title=...)
+    phase_notice(record, "red", 2, "bidding", ...)
+    reports_for_record(record, ...)  -> (seat, round, context) for every scored round
+    next_step(record, "red", ...)    -> what the reader must do when the record ends
 
-The context of the last age is the final report (kind "final"): the last age's results
-and the end of the game in one report.
+The report of the round whose scoring ends the game is the final report (kind "final"):
+that round's results and the end of the game in one report.  The other reports' kind is
+the game's round name (its `round_name`, "round" say), a notice's is "notice".
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine.aztlan.cards import CARD_TITLES
+from engine import get_game
+from engine.core import Game, Milestone, State
 from engine.records import replay, replay_steps
-from pbem.reports.safety import (MAX_EVENTS_PER_AGE, MAX_NAME, MAX_TITLE, clean_link, clean_text,
-                                 format_deadline)
+from pbem.games import Presentation, presentation
+from pbem.reports.safety import MAX_NAME, MAX_TITLE, clean_link, clean_text, format_deadline
 
 FORMAT = "pbem-report/1"
-AGES = 5
-KINDS = ("age", "final", "notice")
-NOTICES = ("choosing", "development", "conflict")
+FINAL, NOTICE = "final", "notice"
 LINK_NAMES = ("game", "orders", "report", "rules", "settings")
-
-TERRAIN_NAMES = {"desert": "Desert", "fields": "Terraced fields", "jungle": "Jungle",
-                 "mountains": "Mountains", "city": "City", "wild": "Wild"}
-# How many territories of a type: "1 jungle territory", "4 terraced fields".
-TERRAIN_COUNT = {"desert": ("desert territory", "desert territories"), "fields": ("terraced field", "terraced fields"),
-                 "jungle": ("jungle territory", "jungle territories"),
-                 "mountains": ("mountain territory", "mountain territories"), "city": ("city", "cities")}
-PEOPLE_NAMES = {"quetzal": "Quetzal", "coyote": "Coyote", "serpent": "Serpent", "ocelot": "Ocelot",
-                "coyote-quetzal": "Coyote and Quetzal", "ocelot-serpent": "Ocelot and Serpent"}
-_FALLBACK_COLOURS = {"quetzal": "#1b4aa6", "coyote": "#5cb84a", "serpent": "#d9402f",
-                     "ocelot": "#f5cd1c", "coyote-quetzal": "#5cb84a", "ocelot-serpent": "#f5cd1c"}
-_FALLBACK_TERRAIN = {"desert": "#f3e2b3", "fields": "#cfe39a", "jungle": "#7db86b",
-                     "mountains": "#c9bdac", "city": "#e5a684"}
-# Text drawn on a tribe's colour: white on the two dark ones.
-_ON_COLOUR = {"quetzal": "#ffffff", "serpent": "#ffffff"}
-
-CARD_USE = {
-    "mixcoatl": ("scoring", "2 points for each jungle territory you hold"),
-    "tepeyollotl": ("scoring", "2 points for each mountain territory you hold"),
-    "xipe-totec": ("scoring", "2 points for each terraced field you hold"),
-    "offering": ("end", "kept to the end: 1, 4, 9, 16, 25 points for 1 to 5 cards"),
-    "sacred-games": ("conflict", "when a winner declares battle on you: your pawns stay, "
-                                 "the winner coexists"),
-    "rafts": ("scoring", "two of your territories on one lake's shore count as adjacent"),
-    "tlatoani": ("conflict", "when you are tied for the most power: break the tie and win"),
-    "eagle-jaguar": ("development", "place one extra pawn with a development turn"),
-}
-PHASE_NAMES = {"choosing": "choosing power cards", "development": "development",
-               "conflict": "conflicts", "scoring": "scoring", "over": "the end of the game"}
+MAX_EVENTS_PER_ROUND = 2000  # events listed in one report; a note says when some are left out
 
 
 class ReportError(ValueError):
-    """A report that cannot be made from this record (unknown seat, age not reached)."""
+    """A report that cannot be made from this record (unknown seat, round not reached)."""
 
 
-# --- replaying to a point ---------------------------------------------------------------
+# --- replaying to a milestone ---------------------------------------------------------------
 
-def _steps(record: dict[str, Any]) -> Iterator[Any]:
+def _steps(record: dict[str, Any]) -> Iterator[State]:
     """The game after each order of the record (the initial state is skipped)."""
     steps = replay_steps(record)
     next(steps)
     return steps
 
 
-def _replay_until(record: dict[str, Any], reached: Callable[[Any], bool], what: str) -> Any:
-    """The game right after the first order that makes `reached(state)` true."""
+def _replay_to(record: dict[str, Any], wanted: Callable[[Milestone], bool], what: str) -> tuple[State, Milestone]:
+    """The game right after the order that completes the first milestone `wanted` picks."""
+    seen = 0
+    state = None
     for state in _steps(record):
-        if reached(state):
-            return state
-    raise ReportError(f"the record does not reach {what}")
+        passed = state.milestones()
+        found = next((m for m in passed[seen:] if wanted(m)), None)
+        if found is not None:
+            return state, found
+        seen = len(passed)
+    round_name = get_game(state.game).round_name if state is not None else "round"
+    raise ReportError(f"the record does not reach {what.format(round=round_name)}")
 
 
-def _ages_scored(record: dict[str, Any]) -> Iterator[tuple[int, Any]]:
-    """Replay once, yielding (age, state) right after each age's scoring.  The state is
-    live: use it before asking for the next age."""
-    scored = 0
+def _scored(record: dict[str, Any]) -> Iterator[tuple[Milestone, State]]:
+    """Replay once, yielding (milestone, state) right after each round's scoring.  The
+    state is live: use it before asking for the next."""
+    seen = 0
     for state in _steps(record):
-        if len(state.age_scores) > scored:
-            scored = len(state.age_scores)
-            yield scored, state
+        passed = state.milestones()
+        for milestone in passed[seen:]:
+            if milestone.scored:
+                yield milestone, state
+        seen = len(passed)
 
 
-# --- small pieces -----------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _colours() -> dict[str, str]:
-    try:
-        from pbem.games.aztlan.drawing import pawn_colours
-        return {**_FALLBACK_COLOURS, **pawn_colours()}
-    except ImportError:  # the drawing module is optional for content
-        return dict(_FALLBACK_COLOURS)
+def final_round(state: State) -> int | None:
+    """The round whose report is the final report: the game ended with its scoring (None:
+    the game goes on, or ended otherwise)."""
+    passed = state.milestones()
+    return passed[-1].round if state.is_over() and passed and passed[-1].scored else None
 
 
-def _people(people: str, colours: Mapping[str, str]) -> dict[str, str]:
-    parts = people.split("-")
-    return {"id": people, "label": PEOPLE_NAMES.get(people, people.title()),
-            "colour": colours.get(people, "#8c8c8c"),
-            "colours": [colours.get(p, "#8c8c8c") for p in parts] if len(parts) > 1 else
-                       [colours.get(people, "#8c8c8c")],
-            "ink": _ON_COLOUR.get(parts[0], "#1d1d1d")}
+def round_scores(state: State, number: int) -> Mapping[str, Any]:
+    """Round `number`'s scoring per seat (public once the round is scored)."""
+    scored = [m.round for m in state.milestones() if m.scored]
+    return state.scores_by_round()[scored.index(number)]
 
 
-@lru_cache(maxsize=1)
-def _terrain_colours() -> dict[str, str]:
-    try:
-        from pbem.games.aztlan.drawing import TERRAIN_COLOURS
-        return {**_FALLBACK_TERRAIN, **TERRAIN_COLOURS}
-    except ImportError:
-        return dict(_FALLBACK_TERRAIN)
-
-
-def _territory(board: Any, ident: Any) -> dict[str, Any]:
-    index = board.index_of.get(ident)
-    if index is None:
-        return {"id": ident, "name": f"territory {ident}", "type": "", "type_name": "", "colour": "#dddddd"}
-    t = board.territories[index]
-    return {"id": t.id, "name": t.name, "type": t.type, "type_name": TERRAIN_NAMES.get(t.type, t.type),
-            "colour": _terrain_colours().get(t.type, "#dddddd")}
-
-
-def _card(edition: Any, number: Any) -> dict[str, Any] | None:
-    if number is None:
-        return None
-    try:
-        card = edition.card(number)
-    except KeyError:
-        return {"number": number, "type": "", "type_name": "", "points": 0}
-    return {"number": card.number, "type": card.type,
-            "type_name": TERRAIN_NAMES.get(card.type, card.type), "points": card.points}
-
-
-def _hand(cards: list[str]) -> list[dict[str, Any]]:
-    counts: dict[str, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
-    out = []
-    for card in sorted(counts, key=lambda c: (list(CARD_TITLES).index(c) if c in CARD_TITLES else 99, c)):
-        when, text = CARD_USE.get(card, ("", ""))
-        out.append({"id": card, "title": CARD_TITLES.get(card, card), "count": counts[card],
-                    "when": when, "help": text})
-    return out
-
-
-def _count_of(kind: str, count: int) -> str:
-    one, many = TERRAIN_COUNT.get(kind, (f"{kind} territory", f"{kind} territories"))
-    return f"{count} {one if count == 1 else many}"
-
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (plural or word + 's')}"
-
-
-class _Game:
-    """Game-level facts for one report, cleaned and capped."""
-
-    def __init__(self, state: Any, *, title: Any, names: Mapping[str, Any] | None,
-                 links: Mapping[str, Any] | None):
-        self.state = state
-        self.board = state.board
-        self.edition = state.setup.edition
-        self.colours = _colours()
-        given = dict(names or {})
-        recorded = dict(zip(state.seats, state.setup.names)) if state.setup.names else {}
-        self.names = {seat: clean_text(given.get(seat) or recorded.get(seat) or PEOPLE_NAMES.get(seat, seat),
-                                       MAX_NAME) or PEOPLE_NAMES.get(seat, seat)
-                      for seat in state.seats}
-        self.title = clean_text(title, MAX_TITLE) if title else ""
-        self.links: dict[str, str | None] = dict.fromkeys(LINK_NAMES)
-        for key, value in (links or {}).items():
-            link = clean_link(value)
-            if key in LINK_NAMES and link:
-                self.links[key] = link
-
-    def seat(self, seat: str, people: str | None = None) -> dict[str, Any]:
-        people = people or seat
-        name = self.names.get(seat, seat)
-        label = PEOPLE_NAMES.get(people, people)
-        return {"seat": seat, "name": name, "people": _people(people, self.colours),
-                "who": name if name.casefold() == label.casefold() else f"{name} ({label})"}
-
-    def header(self) -> dict[str, Any]:
-        return {"title": self.title, "game": "Aztlán", "board": clean_text(self.board.title, MAX_TITLE),
-                "edition": clean_text(self.edition.title, MAX_TITLE), "players": len(self.state.seats),
-                "ages": AGES, "links": self.links}
-
-
-def _events(view: dict[str, Any], age: int) -> tuple[list[dict[str, Any]], bool]:
-    events = [e for e in view.get("events", []) if e.get("age") == age]
-    if len(events) > MAX_EVENTS_PER_AGE:
-        return events[:MAX_EVENTS_PER_AGE], True
+def round_events(view: Mapping[str, Any], number: int,
+                 shown: Presentation) -> tuple[list[dict[str, Any]], bool]:
+    """The view's events of round `number`, at most MAX_EVENTS_PER_ROUND, and whether some
+    were left out."""
+    events = [e for e in view.get("events", []) if shown.event_round(e) == number]
+    if len(events) > MAX_EVENTS_PER_ROUND:
+        return events[:MAX_EVENTS_PER_ROUND], True
     return events, False
 
 
-def _control(events: list[dict[str, Any]], seats: tuple[str, ...]) -> dict[str, str]:
-    """seat -> the people it controls in this age (2 players: a faction)."""
-    for event in events:
-        if event["type"] == "age" and event.get("control"):
-            return dict(zip(seats, event["control"]))
-    return {seat: seat for seat in seats}
+def joined(words: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _board_svg(game: _Game, view: dict[str, Any], caption: str, highlight: list[int]) -> dict[str, Any]:
-    """The board from the reader's view, as SVG (None if the board has no geometry)."""
-    alt = f"The board after {caption}"
-    try:
-        from pbem.games.aztlan.drawing import board_svg
-    except ImportError:
-        return {"svg": None, "alt": alt, "caption": caption}
-    try:
-        svg = board_svg(game.board, view, highlight=highlight, title=game.board.title, id_prefix="rb")
-    except ValueError:  # a board without geometry
-        svg = None
-    return {"svg": svg, "alt": alt, "caption": caption}
+# --- the reader's facts ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Facts:
+    """What a report says beside the game itself, cleaned and capped: the game's title,
+    each seat's display name, links, and the next deadline in the reader's zone."""
+
+    game: Game
+    shown: Presentation
+    seats: tuple[str, ...]
+    title: str
+    names: dict[str, str]
+    links: dict[str, str | None]
+    deadline: dict[str, str] | None
+
+    def seat(self, seat: str) -> dict[str, Any]:
+        """A seat as reports show it: its player's name, and "who" (the name with the
+        seat's title when they differ)."""
+        name, title = self.names.get(seat, seat), self.shown.seat_title(seat)
+        return {"seat": seat, "name": name,
+                "who": name if name.casefold() == title.casefold() else f"{name} ({title})"}
+
+    def header(self) -> dict[str, Any]:
+        return {"name": self.game.name, "game": self.game.title, "title": self.title,
+                "round_name": self.game.round_name, "players": len(self.seats), "links": self.links}
 
 
-# --- the sections ------------------------------------------------------------------------
-
-def _conflicts(game: _Game, events: list[dict[str, Any]], control: Mapping[str, str],
-               reader: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """The age's conflicts with their outcomes, the prosperity cards played in public, and
-    notes (deck reshuffled or empty).  Only public events and the reader's own draws."""
-    seat_of_people = {people: seat for seat, people in control.items()}
-    cards = {}
-    for event in events:
-        if event["type"] == "reveal":
-            cards = event.get("cards", {})
-    by_territory: dict[Any, dict[str, Any]] = {}
-    order: list[Any] = []
-    played: list[dict[str, Any]] = []
-    notes: list[str] = []
-    current: dict[str, Any] | None = None
-    last_draw: dict[str, Any] | None = None
-
-    def seat_ref(seat: str) -> dict[str, Any]:
-        return game.seat(seat, control.get(seat, seat))
-
-    def removed(event: dict[str, Any]) -> list[dict[str, Any]]:
-        """Pawns removed, by people, with the player who controls that people this age."""
-        return [{**_people(p, game.colours), "count": n,
-                 "seat": seat_of_people.get(p), "name": game.names.get(seat_of_people.get(p), p)}
-                for p, n in event.get("removed", {}).items()]
-
-    for event in events:
-        kind = event["type"]
-        if kind == "conflicts":
-            for item in event.get("territories", []):
-                ident = item["territory"]
-                powers = []
-                for people, power in sorted(item["powers"].items(), key=lambda kv: -kv[1]):
-                    seat = seat_of_people.get(people, people)
-                    card = cards.get(seat)
-                    pawns = power // card if isinstance(card, int) and card else None
-                    powers.append({**game.seat(seat, people), "power": power, "card": card, "pawns": pawns})
-                by_territory[ident] = {
-                    "territory": _territory(game.board, ident), "powers": powers,
-                    "winner": seat_ref(item["winner"]) if item.get("winner") else None,
-                    "tied": [seat_ref(s) for s in item.get("tied", [])],
-                    "outcome": "open", "tlatoani": None, "removed": [], "sacred_games": [],
-                    "draws": [], "decided_by": None}
-                order.append(ident)
-        elif kind in ("tlatoani", "coexist", "battle", "battle-result", "tie"):
-            conflict = by_territory.get(event.get("territory"))
-            if conflict is None:
-                continue
-            current = conflict
-            if kind == "tlatoani":
-                conflict["tlatoani"] = seat_ref(event["seat"])
-                conflict["winner"] = seat_ref(event["seat"])
-                played.append({**seat_ref(event["seat"]), "card": "tlatoani", "title": CARD_TITLES["tlatoani"],
-                                "where": _territory(game.board, event["territory"])})
-            elif kind == "coexist":
-                conflict["outcome"] = "coexist"
-                conflict["decided_by"] = seat_ref(event["seat"])
-            elif kind == "battle":
-                conflict["outcome"] = "battle"
-                conflict["decided_by"] = seat_ref(event["seat"])
-            elif kind == "battle-result":
-                conflict["outcome"] = "battle"
-                conflict["removed"] = removed(event)
-                conflict["sacred_games"] = [seat_ref(s) for s in event.get("sacred_games", [])]
-                for seat in event.get("sacred_games", []):
-                    played.append({**seat_ref(seat), "card": "sacred-games",
-                                   "title": CARD_TITLES["sacred-games"],
-                                   "where": _territory(game.board, event["territory"])})
-            elif kind == "tie":
-                conflict["outcome"] = "tie"
-                conflict["tied"] = [seat_ref(s) for s in event.get("seats", [])]
-                conflict["removed"] = removed(event)
-        elif kind == "draw":
-            last_draw = {**seat_ref(event["seat"]), "card": None, "title": None}
-            if current is not None:
-                current["draws"].append(last_draw)
-        elif kind == "my-draw" and event.get("seat") == reader:
-            if last_draw is not None and last_draw["seat"] == reader:
-                last_draw["card"] = event.get("card")
-                last_draw["title"] = CARD_TITLES.get(event.get("card"), event.get("card"))
-        elif kind == "deck-empty":
-            notes.append(f"The prosperity deck was empty: {seat_ref(event['seat'])['who']} "
-                         "drew nothing.")
-        elif kind == "reshuffle":
-            count = event.get("cards", 0)
-            notes.append(f"The prosperity deck ran out: {_plural(count, 'played card')} "
-                         f"{'was' if count == 1 else 'were'} shuffled into a new deck.")
-        elif kind == "turn" and event.get("eagle") is not None:
-            played.append({**seat_ref(event["seat"]), "card": "eagle-jaguar",
-                           "title": CARD_TITLES["eagle-jaguar"],
-                           "where": _territory(game.board, event["eagle"])})
-    counted: dict[str, int] = {}
-    for note in notes:
-        counted[note] = counted.get(note, 0) + 1
-    notes = [note if n == 1 else f"{note} ({n} times)" for note, n in counted.items()]
-    conflicts = []
-    for ident in order:
-        conflict = by_territory[ident]
-        conflict["summary"] = _conflict_summary(conflict)
-        conflict["detail"] = _conflict_detail(conflict)
-        conflicts.append(conflict)
-    return conflicts, played, notes
+def _recorded_names(record: dict[str, Any]) -> dict[str, str]:
+    names = {}
+    for player in record.get("players") or ():
+        player = {"seat": player} if isinstance(player, str) else player
+        if isinstance(player, dict) and isinstance(player.get("seat"), str):
+            name = player.get("name", player["seat"])
+            if isinstance(name, str):
+                names[player["seat"]] = name
+    return names
 
 
-def _names(items: list[dict[str, Any]]) -> str:
-    names = [item["who"] for item in items]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def facts_for(state: State, record: dict[str, Any], *, title: Any = "", tz: Any = "UTC",
+              deadline: datetime | None = None, names: Mapping[str, Any] | None = None,
+              links: Mapping[str, Any] | None = None) -> Facts:
+    shown = presentation(state.game)
+    given, recorded = dict(names or {}), _recorded_names(record)
+    cleaned = {}
+    for seat in state.seats:
+        fallback = shown.seat_title(seat)
+        cleaned[seat] = clean_text(given.get(seat) or recorded.get(seat) or fallback, MAX_NAME) or fallback
+    kept: dict[str, str | None] = dict.fromkeys(LINK_NAMES)
+    for key, value in (links or {}).items():
+        link = clean_link(value)
+        if key in LINK_NAMES and link:
+            kept[key] = link
+    return Facts(game=get_game(state.game), shown=shown, seats=tuple(state.seats),
+                 title=clean_text(title, MAX_TITLE) if title else "", names=cleaned, links=kept,
+                 deadline=format_deadline(deadline, tz))
 
 
-def _conflict_summary(c: dict[str, Any]) -> str:
-    """One sentence on how a conflict ended (player names are plain text: escaped later)."""
-    removed = [f"{_plural(r['count'], 'pawn')} of {r['name']} ({r['label']})" for r in c["removed"]]
-    gone = f"; removed: {', '.join(removed)}" if removed else ""
-    if c["outcome"] == "tie":
-        return f"Tie between {_names(c['tied'])}: they coexist, nobody draws{gone}."
-    winner = c["winner"]
-    lead = ""
-    if c["tlatoani"]:
-        lead = f"{c['tlatoani']['who']} broke the tie with the Great Tlatoani. "
-    if c["outcome"] == "coexist":
-        return f"{lead}{winner['who']} won and chose to coexist, drawing a prosperity card."
-    if c["outcome"] == "battle":
-        if c["sacred_games"]:
-            return (f"{lead}{winner['who']} won and declared battle; {_names(c['sacred_games'])} "
-                    f"answered with the Sacred Games and stayed, and {winner['who']} drew a card{gone}.")
-        return f"{lead}{winner['who']} won and did battle{gone}."
-    if c["tied"]:
-        return (f"Tie between {_names(c['tied'])}: each may play the Great Tlatoani in its conflict "
-                "turn, or let the tie stand.")
-    if winner:
-        return f"{winner['who']} has the most power and decides: battle or coexistence."
-    return f"{lead}Not settled yet."
-
-
-def _conflict_detail(c: dict[str, Any]) -> str:
-    """The outcome in a few words, beside the outcome's name in a table."""
-    parts = []
-    if c["tlatoani"]:
-        parts.append(f"{c['tlatoani']['name']} played the Great Tlatoani")
-    if c["outcome"] == "coexist" and c["winner"]:
-        parts.append(f"{c['winner']['name']} drew a card")
-    elif c["outcome"] == "battle" and c["winner"]:
-        parts.append(f"won by {c['winner']['name']}")
-        if c["sacred_games"]:
-            parts.append(f"{_short(c['sacred_games'])} stayed with the Sacred Games; "
-                         f"{c['winner']['name']} drew a card")
-    elif c["outcome"] == "tie":
-        parts.append("nobody draws")
-    elif c["outcome"] == "open":
-        parts.append(f"tied: {_short(c['tied'])}" if c["tied"] else
-                     f"{c['winner']['name']} decides" if c["winner"] else "not settled yet")
-    if c["removed"]:
-        parts.append("removed " + ", ".join(f"{_plural(r['count'], 'pawn')} of {r['name']}" for r in c["removed"]))
-    text = "; ".join(parts)
-    return text[:1].upper() + text[1:] if text else ""
-
-
-def _short(items: list[dict[str, Any]]) -> str:
-    names = [item["name"] for item in items]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _grouped_played(played: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Cards played, one line per player: [{seat..., "cards": [{"title", "count", "where"}]}]."""
-    out: dict[str, dict[str, Any]] = {}
-    for item in played:
-        entry = out.setdefault(item["seat"], {k: item[k] for k in ("seat", "name", "people", "who")} | {"cards": []})
-        where = item.get("where")
-        for card in entry["cards"]:
-            if card["card"] == item["card"] and where is None and card["where"] == []:
-                card["count"] += 1
-                break
-        else:
-            entry["cards"].append({"card": item["card"], "title": item["title"], "count": 1,
-                                   "where": [] if where is None else [where]})
-    return list(out.values())
-
-
-def _domains(game: _Game, breakdown: dict[str, Any]) -> list[dict[str, Any]]:
-    kind = breakdown["type"]
-    out = []
-    for domain in breakdown["domains"]:
-        territories = [_territory(game.board, ident) for ident in domain["territories"]]
-        for t in territories:
-            t["matching"] = t["type"] == kind
-        size, matching, points = domain["size"], domain["matching"], domain["points"]
-        formula = f"{size} + {matching} × {matching} = {points}" if matching else f"no {TERRAIN_NAMES.get(kind, kind).lower()}: 0"
-        out.append({"territories": territories, "size": size, "matching": matching, "points": points,
-                    "formula": formula})
-    out.sort(key=lambda d: (-d["points"], -d["size"]))
-    return out
-
-
-def _score_entry(game: _Game, seat: str, people: str, breakdown: dict[str, Any],
-                 reader: str) -> dict[str, Any]:
-    domains = _domains(game, breakdown)
-    blessings = [{"card": b["card"], "title": CARD_TITLES.get(b["card"], b["card"]), "type": b["type"],
-                  "type_name": TERRAIN_NAMES.get(b["type"], b["type"]), "points": b["points"],
-                  "territories": b["points"] // 2,
-                  "counted": _count_of(b["type"], b["points"] // 2)} for b in breakdown.get("blessings", [])]
-    grouped: list[dict[str, Any]] = []
-    for b in blessings:
-        same = next((g for g in grouped if g["card"] == b["card"]), None)
-        if same:
-            same["count"] += 1
-            same["total"] += b["points"]
-        else:
-            grouped.append({**b, "count": 1, "total": b["points"]})
-    rafts = [{"a": _territory(game.board, a), "b": _territory(game.board, b)}
-             for a, b in breakdown.get("rafts", [])]
-    return {**game.seat(seat, people), "is_reader": seat == reader,
-            "card": _card(game.edition, breakdown["card"]), "type": breakdown["type"],
-            "type_name": TERRAIN_NAMES.get(breakdown["type"], breakdown["type"]),
-            "wild": breakdown.get("wild", False), "domains": domains,
-            "domain_points": sum(d["points"] for d in domains),
-            "blessings": blessings, "blessings_grouped": grouped, "rafts": rafts,
-            "points": breakdown["points"],
-            "total": breakdown["total"]}
-
-
-def _track(game: _Game, view: dict[str, Any], gained: Mapping[str, int], reader: str,
-           control: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Scores as on the track: one entry per occupied score, its stack top first."""
-    score_of = {s["seat"]: s["score"] for s in view["seats"]}
-    stacks: list[dict[str, Any]] = []
-    for place, seat in enumerate(view["track"], start=1):
-        entry = {**game.seat(seat, control.get(seat, seat)), "is_reader": seat == reader,
-                 "gained": gained.get(seat, 0), "place": place}
-        if stacks and stacks[-1]["score"] == score_of[seat]:
-            stacks[-1]["stack"].append(entry)
-        else:
-            stacks.append({"score": score_of[seat], "stack": [entry]})
-    return stacks
-
-
-def _expected(game: _Game, view: dict[str, Any], reader: str, deadline: dict[str, str] | None
-              ) -> dict[str, Any]:
-    """What the game waits for now, and what the reader must do (from the view only)."""
-    me = view.get("me", {})
-    mine = me.get("decisions", [])
-    waiting = [d["seat"] for d in view.get("decisions", [])]
-    phase = view["phase"]
-    out: dict[str, Any] = {"phase": phase, "phase_name": PHASE_NAMES.get(phase, phase), "age": view["age"],
-                           # A deadline binds only a seat that owes a decision.
-                           "deadline": deadline if mine else None, "yours": bool(mine), "orders": [],
-                           "text": "", "cards": [],
-                           "waiting_for": [game.seat(s) for s in waiting if s != reader]}
-    if phase == "over":
-        out["text"] = "The game is over. Thank you for playing."
-        return out
-    if not mine:
-        names = _names(out["waiting_for"]) if out["waiting_for"] else "the other players"
-        out["text"] = f"Nothing for you to do now: the game waits for {names}."
-        return out
-    decision = mine[0]
-    options = decision.get("options", {})
-    kind = decision["kind"]
-    if kind == "power":
-        cards = [_card(game.edition, n) for n in options.get("cards", [])]
-        out["text"] = f"Choose your power card for age {view['age']}, in secret."
-        out["cards"] = cards
-        out["orders"] = [f"card {cards[-1]['number']}"] if cards else []
-    elif kind == "turn":
-        out["text"] = (f"It is your development turn: place a pawn "
-                       f"({_plural(options.get('pawns_left', 0), 'pawn')} left to place), "
-                       "then, if you wish, move one of your pawns to an adjacent territory.")
-        out["orders"] = _turn_examples(game.board, options)
-    elif kind == "conflict":
-        won = [_territory(game.board, t) for t in options.get("won", [])]
-        tied = [_territory(game.board, t) for t in options.get("tied", [])]
-        parts = []
-        if won:
-            parts.append("you won " + ", ".join(f"{t['id']} {t['name']}" for t in won) +
-                         ": battle or coexist")
-        if tied:
-            parts.append("you are tied in " + ", ".join(f"{t['id']} {t['name']}" for t in tied) +
-                         (": play the Great Tlatoani or let the tie stand" if options.get("tlatoani")
-                          else ": let the tie stand"))
-        out["text"] = "It is your conflict turn: " + "; ".join(parts) + "."
-        out["orders"] = []
-        if won:
-            out["orders"] += [f"battle {won[0]['id']}", f"coexist {won[0]['id']}"]
-        if tied:
-            out["orders"] += ([f"tlatoani {tied[0]['id']} battle"] if options.get("tlatoani") else []) + \
-                             [f"tie {tied[0]['id']}"]
-    elif kind == "reaction":
-        t = _territory(game.board, options.get("territory"))
-        out["text"] = (f"A battle was declared against you in {t['id']} {t['name']}: "
-                       "answer with the Sacred Games, or accept.")
-        out["orders"] = ([f"sacred {t['id']}"] if options.get("sacred_games") else []) + [f"accept {t['id']}"]
-    elif kind == "scoring":
-        out["text"] = f"Score age {view['age']}: play any Blessings or Rafts and Canoes you want to use."
-        out["orders"] = ["score"]
-        for god in options.get("blessings", []):
-            out["orders"].append(f"score blessing {god}")
-        pairs = options.get("rafts_pairs") or []
-        if options.get("rafts") and pairs:
-            out["orders"].append(f"score rafts {pairs[0][0]} and {pairs[0][1]}")
-        if options.get("wild"):
-            out["text"] += " Your power card is wild: name the territory type it counts as."
-            out["orders"].append("score wild jungle")
-    return out
-
-
-def _turn_examples(board: Any, options: Mapping[str, Any]) -> list[str]:
-    """Development turns the reader may send now, from its legal options: a pawn placed
-    where it already has pawns (else anywhere), then moved on to a neighbour; and Eagle and
-    Jaguar on the same territory, allowed under every eagle_placement option."""
-    places = options.get("place") or []
-    if not places:
-        return []
-    here = next((t for t in options.get("move_from") or [] if t in places), places[0])
-    orders = [f"place {here}"]
-    index = board.index_of.get(here)
-    neighbours = board.territories[index].neighbours if index is not None else ()
-    if neighbours:  # the pawn just placed can always move on
-        orders.append(f"place {here} move {here} to {neighbours[0]}")
-    if options.get("eagle"):
-        orders.append(f"place {here} eagle {here}")
-    return orders
-
-
-def _final(game: _Game, view: dict[str, Any], reader: str) -> dict[str, Any]:
-    result = view["result"]
-    bonuses = []
-    for seat in result["ranking"]:
-        bonus = result["bonuses"][seat]
-        bonuses.append({**game.seat(seat), "is_reader": seat == reader,
-                        "unused_power_cards": [_card(game.edition, n) for n in bonus["unused_power_cards"]],
-                        "unused_power": bonus["unused_power"], "prosperity": bonus["prosperity"],
-                        "offerings": bonus["offerings"], "offering_cards": bonus["offering_cards"],
-                        "hand": _hand(bonus["hand"]), "points": bonus["points"],
-                        "before": bonus["total"] - bonus["points"], "total": bonus["total"]})
-    scores = result["scores"]
-    ranking = []
-    place = 0
-    for i, seat in enumerate(result["ranking"]):
-        tied = [s for s in result["ranking"] if s != seat and scores[s] == scores[seat]]
-        if i == 0 or scores[seat] != scores[result["ranking"][i - 1]]:
-            place = i + 1
-        ranking.append({**game.seat(seat), "is_reader": seat == reader, "rank": i + 1,
-                        "score": scores[seat], "tied_with": [game.seat(s) for s in tied],
-                        "shared_score": bool(tied), "score_place": place})
-    rule = result.get("tiebreak", "below")
-    rule_text = ("the counter below the others on the same score wins" if rule == "below"
-                 else "the counter on top of the others on the same score wins")
-    tiebreaks = []
-    seen: set[int] = set()
-    for entry in ranking:
-        if entry["shared_score"] and entry["score"] not in seen:
-            seen.add(entry["score"])
-            group = [e for e in ranking if e["score"] == entry["score"]]
-            tiebreaks.append({"score": entry["score"], "order": [{"seat": e["seat"], "name": e["name"],
-                                                                  "people": e["people"]} for e in group],
-                              "text": f"{_names(group)} finished on {entry['score']} points: "
-                                      f"{rule_text}, so they rank in this order."})
-    mine = next(e for e in ranking if e["seat"] == reader)
-    return {"winner": game.seat(result["winner"]), "reader_won": result["winner"] == reader,
-            "reader_rank": mine["rank"], "reader_score": mine["score"], "bonuses": bonuses, "ranking": ranking,
-            "tiebreak_rule": rule, "tiebreak_text": rule_text, "tiebreaks": tiebreaks}
-
-
-# --- the reports -------------------------------------------------------------------------
-
-def _age_context(state: Any, seat: str, age: int, *, title: Any, tz: Any, deadline: datetime | None,
-                 names: Mapping[str, Any] | None, links: Mapping[str, Any] | None,
-                 board: bool = True) -> dict[str, Any]:
-    """The report of `age` for `seat`, from the game just after that age's scoring."""
+def _check_seat(state: State, seat: str) -> None:
     if seat not in state.seats:
         raise ReportError(f"no seat {seat!r} in this game")
-    game = _Game(state, title=title, names=names, links=links)
+
+
+def _check_round(number: Any) -> None:
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ReportError("a round is a whole number from 1")
+
+
+def _base(state: State, seat: str, kind: str, milestone: Milestone, facts: Facts,
+          view: Mapping[str, Any]) -> dict[str, Any]:
+    """What every game's report and notice holds."""
+    return {"format": FORMAT, "kind": kind, "round": milestone.round, "phase": milestone.phase,
+            "game": facts.header(), "reader": facts.seat(seat), "next": _expected(state, view, seat, facts)}
+
+
+def _expected(state: State, view: Mapping[str, Any], seat: str, facts: Facts) -> dict[str, Any]:
+    """What the game waits for now and what the reader must do (public decisions only), then
+    what the game's presentation adds."""
+    owed = state.decisions(options=False)
+    mine = [d for d in owed if d.seat == seat]
+    others = list(dict.fromkeys(d.seat for d in owed if d.seat != seat))
+    expected: dict[str, Any] = {"phase": state.phase, "round": state.round, "yours": bool(mine), "orders": [],
+                                # A deadline binds only a seat that owes a decision.
+                                "deadline": facts.deadline if mine else None, "text": "", "help": "",
+                                "waiting_for": [facts.seat(s) for s in others]}
+    if state.is_over():
+        expected["text"] = "The game is over. Thank you for playing."
+    elif mine:
+        kind = next((k for k in facts.game.decision_kinds if k.name == mine[0].kind), None)
+        expected["text"] = f"It is your turn to {kind.ask if kind else 'decide'}."
+        expected["help"] = kind.help if kind else ""
+    else:
+        waiting = joined([s["who"] for s in expected["waiting_for"]]) if others else "the other players"
+        expected["text"] = f"Nothing for you to do now: the game waits for {waiting}."
+    return facts.shown.next_step(state, view, seat, expected, facts)
+
+
+# --- the reports ------------------------------------------------------------------------------
+
+def _report(state: State, record: dict[str, Any], seat: str, milestone: Milestone,
+            **given: Any) -> dict[str, Any]:
+    """The report of the round `milestone` scored, for `seat`, from the game just after."""
+    _check_seat(state, seat)
+    facts = facts_for(state, record, **given)
     view = state.view(seat)
-    events, truncated = _events(view, age)
-    control = _control(events, state.seats)
-    breakdowns = view["age_scores"][age - 1]
-    scores = [_score_entry(game, s, control.get(s, s), b, seat) for s, b in breakdowns.items()]
-    gained = {s: b["points"] for s, b in breakdowns.items()}
-    conflicts, played, notes = _conflicts(game, events, control, seat)
-    for entry in scores:  # Blessings and Rafts are played in the scoring phase, in public
-        for blessing in entry["blessings"]:
-            played.append({**game.seat(entry["seat"], entry["people"]["id"]), "card": blessing["card"],
-                           "title": blessing["title"], "where": None})
-        for _ in entry["rafts"]:
-            played.append({**game.seat(entry["seat"], entry["people"]["id"]), "card": "rafts",
-                           "title": CARD_TITLES["rafts"], "where": None})
-    reveal = next((e["cards"] for e in events if e["type"] == "reveal"), {})
-    cards = [{**game.seat(s, control.get(s, s)), "is_reader": s == seat, "card": _card(game.edition, reveal.get(s)),
-              "wild_type": breakdowns.get(s, {}).get("type") if breakdowns.get(s, {}).get("wild") else None,
-              "wild_type_name": TERRAIN_NAMES.get(breakdowns.get(s, {}).get("type"), "")
-              if breakdowns.get(s, {}).get("wild") else None}
-             for s in state.seats]
-    my_draws = [{"card": e["card"], "title": CARD_TITLES.get(e["card"], e["card"])}
-                for e in events if e["type"] == "my-draw" and e.get("seat") == seat]
-    my_scoring = next((e["order"] for e in events if e["type"] == "my-scoring"), None)
-    over = view["phase"] == "over"
-    me_entry = next(e for e in scores if e["seat"] == seat)
-    if over:  # the track holds the final scores: add the end-of-game bonuses to the gains
-        gained = {s: g + view["result"]["bonuses"][s]["points"] for s, g in gained.items()}
-    track = _track(game, view, gained, seat, control)
-    place = next(entry["place"] for stack in track for entry in stack["stack"] if entry["seat"] == seat)
-    me = view["me"]
-    context: dict[str, Any] = {
-        "format": FORMAT,
-        "kind": "final" if over else "age",
-        "age": age,
-        "game": game.header(),
-        "reader": {**game.seat(seat, control.get(seat, seat)), "points": me_entry["points"],
-                   "total": me_entry["total"], "place": place},
-        "board": _board_svg(game, view, "the conflicts of age %d" % age, []) if board else None,
-        "cards": cards,
-        "conflicts": conflicts,
-        "played": played,
-        "played_by_seat": _grouped_played(played),
-        "notes": notes + (["Some events of this age are not listed."] if truncated else []),
-        "scores": sorted(scores, key=lambda e: (not e["is_reader"], -e["total"])),
-        "track": track,
-        "turn_order": [] if over else [{**game.seat(s), "is_reader": s == seat} for s in view["turn_order"]],
-        "hand": _hand(me["hand"]),
-        "hand_size": len(me["hand"]),
-        "my_draws": my_draws,
-        "my_scoring": my_scoring,
-        "power_left": [_card(game.edition, n) for n in me["power_left"]],
-        "hand_sizes": [{**game.seat(s["seat"]), "hand_size": s["hand_size"], "is_reader": s["seat"] == seat}
-                       for s in view["seats"]],
-        "next": _expected(game, view, seat, format_deadline(deadline, tz)),
-        "final": _final(game, view, seat) if over else None,
-    }
-    return context
+    kind = FINAL if state.is_over() else facts.game.round_name
+    return facts.shown.report_context(state, view, _base(state, seat, kind, milestone, facts, view), facts)
 
 
-def age_report(record: dict[str, Any], seat: str, age: int, *, title: Any = "", tz: Any = "UTC",
-               deadline: datetime | None = None, names: Mapping[str, Any] | None = None,
-               links: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The report of `age` (1 to 5) for `seat`; the last age's is the final report.
+def round_report(record: dict[str, Any], seat: str, number: int, *, title: Any = "", tz: Any = "UTC",
+                 deadline: datetime | None = None, names: Mapping[str, Any] | None = None,
+                 links: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The report of round `number` for `seat`; the last round's is the final report.
 
     title: the game's title; names: seat -> display name (default: the record's names);
     tz: the reader's IANA time zone; deadline: the next deadline (aware, or naive UTC);
     links: {"game", "orders", "report", "rules", "settings"} -> http(s) URL.
     """
-    if not isinstance(age, int) or not 1 <= age <= AGES:
-        raise ReportError(f"age must be 1 to {AGES}")
-    state = _replay_until(record, lambda s: len(s.age_scores) >= age, f"the scoring of age {age}")
-    return _age_context(state, seat, age, title=title, tz=tz, deadline=deadline, names=names, links=links)
+    _check_round(number)
+    state, milestone = _replay_to(record, lambda m: m.scored and m.round == number,
+                                  f"the scoring of {{round}} {number}")
+    return _report(state, record, seat, milestone, title=title, tz=tz, deadline=deadline, names=names,
+                   links=links)
 
 
 def final_report(record: dict[str, Any], seat: str, **facts: Any) -> dict[str, Any]:
-    """The end-of-game report: the last age's results, bonuses, ranking and tie-break."""
-    context = age_report(record, seat, AGES, **facts)
-    if context["kind"] != "final":
+    """The end-of-game report: the last round's results and the end of the game."""
+    number = final_round(replay(record))
+    if number is None:
         raise ReportError("the record does not reach the end of the game")
-    return context
+    return round_report(record, seat, number, **facts)
 
 
 def reports_for_record(record: dict[str, Any], *, title: Any = "", tz: Any = "UTC",
                        deadlines: Mapping[int, datetime] | None = None,
                        names: Mapping[str, Any] | None = None, links: Mapping[str, Any] | None = None,
                        seats: list[str] | None = None) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    """(seat, age, context) for every seat and every age scored in the record, replaying
-    it once.  tz: one zone for all, or seat -> zone; deadlines: age -> the deadline that
-    follows that age's report."""
-    for age, state in _ages_scored(record):
+    """(seat, round, context) for every seat and every round scored in the record,
+    replaying it once.  tz: one zone for all, or seat -> zone; deadlines: round -> the
+    deadline that follows that round's report."""
+    for milestone, state in _scored(record):
         for seat in seats or state.seats:
             zone = tz.get(seat, "UTC") if isinstance(tz, Mapping) else tz
-            yield seat, age, _age_context(state, seat, age, title=title, tz=zone,
-                                          deadline=(deadlines or {}).get(age), names=names, links=links)
+            yield seat, milestone.round, _report(state, record, seat, milestone, title=title, tz=zone,
+                                                 deadline=(deadlines or {}).get(milestone.round), names=names,
+                                                 links=links)
 
 
 def next_step(record: dict[str, Any], seat: str, *, title: Any = "", tz: Any = "UTC",
@@ -700,73 +258,23 @@ def next_step(record: dict[str, Any], seat: str, *, title: Any = "", tz: Any = "
     then and by when.  A mail sent after an advance that went on past the phase its report
     describes (bots played on) tells what is expected at the moment it is sent."""
     state = replay(record)
-    if seat not in state.seats:
-        raise ReportError(f"no seat {seat!r} in this game")
-    game = _Game(state, title=title, names=names, links=links)
-    return _expected(game, state.view(seat), seat, format_deadline(deadline, tz))
+    _check_seat(state, seat)
+    facts = facts_for(state, record, title=title, tz=tz, deadline=deadline, names=names, links=links)
+    return _expected(state, state.view(seat), seat, facts)
 
 
-def phase_notice(record: dict[str, Any], seat: str, age: int, after: str, *, title: Any = "",
+def phase_notice(record: dict[str, Any], seat: str, number: int, after: str, *, title: Any = "",
                  tz: Any = "UTC", deadline: datetime | None = None,
                  names: Mapping[str, Any] | None = None,
                  links: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A short notice (no PDF) after the choosing, development or conflict phase of `age`.
-
-    after="choosing": the cards are chosen, development begins (turn order, whose turn).
-    after="development": the power cards are revealed, the conflicts and their powers.
-    after="conflict": the conflicts' outcomes; scoring comes next.  When the conflicts
-    end with nothing to decide in scoring, the age's report follows at once and the
-    service may send that instead.
-    """
-    if after not in NOTICES:
-        raise ReportError(f"a notice follows one of: {', '.join(NOTICES)}")
-    if not isinstance(age, int) or not 1 <= age <= AGES:
-        raise ReportError(f"age must be 1 to {AGES}")
-    done = {"choosing": ("choosing",), "development": ("choosing", "development"),
-            "conflict": ("choosing", "development", "conflict")}[after]
-    state = _replay_until(record, lambda s: s.age > age or (s.age == age and s.phase not in done),
-                          f"the end of the {after} phase of age {age}")
-    if seat not in state.seats:
-        raise ReportError(f"no seat {seat!r} in this game")
-    game = _Game(state, title=title, names=names, links=links)
+    """A short notice (no PDF) after the phase `after` of round `number`, one that ends
+    without a scoring (a scored phase gets its round's report)."""
+    _check_round(number)
+    state, milestone = _replay_to(record, lambda m: m.round == number and m.phase == after,
+                                  f"the end of the {after} phase of {{round}} {number}")
+    if milestone.scored:
+        raise ReportError(f"the {after} phase ends with a scoring: its report follows it, not a notice")
+    _check_seat(state, seat)
+    facts = facts_for(state, record, title=title, tz=tz, deadline=deadline, names=names, links=links)
     view = state.view(seat)
-    events, truncated = _events(view, age)
-    control = _control(events, state.seats)
-    me = view["me"]
-    context: dict[str, Any] = {
-        "format": FORMAT, "kind": "notice", "notice": after, "age": age, "game": game.header(),
-        "reader": game.seat(seat, control.get(seat, seat)),
-        "next": _expected(game, view, seat, format_deadline(deadline, tz)),
-        "hand": _hand(me["hand"]), "hand_size": len(me["hand"]),
-        "notes": ["Some events of this age are not listed."] if truncated else [],
-        "board": None, "cards": [], "conflicts": [], "played": [], "played_by_seat": [], "turn_order": [],
-    }
-    # The reader's own card is known to the reader from the start of the age.
-    my_card = next((e["card"] for e in events if e["type"] == "my-card" and e.get("seat") == seat), None)
-    context["my_card"] = _card(game.edition, my_card)
-    turn_order = next((e["order"] for e in events if e["type"] == "turn-order"), [])
-    context["turn_order"] = [{**game.seat(s, control.get(s, s)), "is_reader": s == seat} for s in turn_order]
-    if after == "choosing":
-        context["headline"] = f"Age {age}: every power card is chosen; development begins"
-        context["pawns"] = [{**_people(p["people"], game.colours), "to_place": p["to_place"]}
-                            for p in view["peoples"]]
-    else:
-        reveal = next((e["cards"] for e in events if e["type"] == "reveal"), {})
-        context["cards"] = [{**game.seat(s, control.get(s, s)), "is_reader": s == seat,
-                             "card": _card(game.edition, reveal.get(s))} for s in state.seats]
-        conflicts, played, notes = _conflicts(game, events, control, seat)
-        context["conflicts"] = conflicts
-        context["played"] = played
-        context["played_by_seat"] = _grouped_played(played)
-        context["notes"] += notes
-        context["my_draws"] = [{"card": e["card"], "title": CARD_TITLES.get(e["card"], e["card"])}
-                               for e in events if e["type"] == "my-draw" and e.get("seat") == seat]
-        if after == "development":
-            context["headline"] = (f"Age {age}: the power cards are revealed — "
-                                   f"{_plural(len(conflicts), 'conflict')}")
-            disputed = [c["territory"]["id"] for c in conflicts]  # outlined, as the caption says
-            context["board"] = _board_svg(game, view, f"the development of age {age}", disputed)
-        else:
-            context["headline"] = f"Age {age}: the conflicts are settled"
-            context["board"] = _board_svg(game, view, f"the conflicts of age {age}", [])
-    return context
+    return facts.shown.notice_context(state, view, _base(state, seat, NOTICE, milestone, facts, view), facts)

@@ -1,5 +1,7 @@
 """Rendering a report context (pbem/reports/content.py) as an HTML mail with a plain-text
-alternative, as a web page, and as a PDF, from one template source in templates/reports/.
+alternative, as a web page, and as a PDF, from one template source: the game's presentation
+names it (`report_template`, `notice_template`, pbem/games), found in templates/reports/ or,
+as "games/<game>/...", in the game's own template folder.
 
 - `render_mail(context)` -> MailReport(subject, html, text, images): the HTML refers to
   its pictures as `cid:NAME`; `images` maps NAME to PNG bytes (the board, the emblem),
@@ -9,11 +11,11 @@ alternative, as a web page, and as a PDF, from one template source in templates/
 - `render_pdf(context, page_size="A4"|"Letter")` -> PDF bytes via WeasyPrint, with a URL
   fetcher that serves only pbem's own report assets (pbem/reports/safety.py).
 - `render_report(context)` does all of it inside time and memory bounds;
-  `report_for_record(record, seat, age, ...)` builds the context too (one call for a worker);
-  `pdf_for_record(record, seat, age, ...)` only the PDF (the game page's download).
+  `report_for_record(record, seat, round, ...)` builds the context too (one call for a worker);
+  `pdf_for_record(record, seat, round, ...)` only the PDF (the game page's download).
 
 Autoescape is on for every .html template; player text is never marked safe.  The board
-SVG is pbem.drawing's output (it escapes names itself) and is checked before it is
+SVG is the presentation's drawing (it escapes names itself) and is checked before it is
 inlined.
 """
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
+from pbem.games import presentation, template_folders
 from pbem.reports import content as _content
 from pbem.reports.safety import (DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, clean_text,
                                  make_url_fetcher, read_asset)
@@ -80,8 +83,14 @@ class RenderedReport:
 
 @lru_cache(maxsize=4)
 def environment(folder: str = str(TEMPLATES)) -> jinja2.Environment:
+    """Report templates: the shared ones in `folder` by their names, each game's under
+    "games/<game>/" in its presentation's own folder."""
+    games: dict[str, jinja2.BaseLoader] = {}
+    for prefix, path in template_folders().items():
+        games[prefix.removeprefix("games/")] = jinja2.FileSystemLoader(str(path))
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folder),
+        loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({"games": jinja2.PrefixLoader(games)}),
+                                    jinja2.FileSystemLoader(folder)]),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml"),
                                             default_for_string=True, default=False),
         undefined=jinja2.StrictUndefined,
@@ -122,10 +131,13 @@ def trusted_svg(svg: Any) -> Markup | None:
 
 
 def _template(context: dict[str, Any], suffix: str) -> jinja2.Template:
-    kind = context.get("kind")
-    if kind not in _content.KINDS:
+    """The template the context's game shows it with: its .html or its .txt twin."""
+    kind, game = context.get("kind"), context.get("game")
+    if context.get("format") != _content.FORMAT or not isinstance(kind, str) or not isinstance(game, dict):
         raise ValueError(f"not a report context (kind {kind!r})")
-    return environment().get_template(("notice" if kind == "notice" else "age") + suffix)
+    shown = presentation(str(game.get("name", "")))
+    name = shown.notice_template if kind == _content.NOTICE else shown.report_template
+    return environment().get_template(name.removesuffix(".html") + suffix)
 
 
 def _render(context: dict[str, Any], target: str, page_size: str = "A4",
@@ -163,23 +175,29 @@ def render_text(context: dict[str, Any]) -> str:
 
 
 def subject(context: dict[str, Any]) -> str:
-    """The mail's subject: one line whatever the context holds (no header injection)."""
-    title = context["game"]["title"]
-    prefix = f"Aztlán · {title}" if title else "Aztlán"
-    if context["kind"] == "final":
+    """The mail's subject: one line whatever the context holds (no header injection):
+    "<game> · <title>: the report of <round name> 3"."""
+    game = context["game"]
+    prefix = f"{game['game']} · {game['title']}" if game["title"] else game["game"]
+    if context["kind"] == _content.FINAL:
         line = f"{prefix}: the final report"
-    elif context["kind"] == "age":
-        line = f"{prefix}: the report of age {context['age']}"
-    else:
+    elif context["kind"] == _content.NOTICE:
         line = f"{prefix}: {context.get('headline', 'news')}"
+    else:
+        line = f"{prefix}: the report of {game['round_name']} {context['round']}"
     return clean_text(line, 200)
 
 
+def _ascii(text: Any, limit: int, default: str) -> str:
+    return re.sub(r"[^a-z0-9-]", "", str(text).lower())[:limit] or default
+
+
 def filename(context: dict[str, Any]) -> str:
-    seat = re.sub(r"[^a-z0-9-]", "", str(context["reader"]["seat"]).lower())[:20] or "seat"
-    if context["kind"] == "final":
-        return f"aztlan-final-report-{seat}.pdf"
-    return f"aztlan-age-{int(context['age'])}-report-{seat}.pdf"
+    """"<game>-<round name>-3-report-<seat>.pdf", "<game>-final-report-<seat>.pdf"."""
+    game, seat = _ascii(context["game"]["name"], 30, "game"), _ascii(context["reader"]["seat"], 20, "seat")
+    if context["kind"] == _content.FINAL:
+        return f"{game}-final-report-{seat}.pdf"
+    return f"{game}-{_ascii(context['game']['round_name'], 20, 'round')}-{int(context['round'])}-report-{seat}.pdf"
 
 
 # --- pictures for mail -------------------------------------------------------------------
@@ -255,7 +273,7 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
                fetch_log: Callable[[str], None] | None = None) -> bytes:
     """The printable report as PDF bytes.  Only `pbem-asset:` URLs are fetched; every URL
     WeasyPrint asks for is passed to `fetch_log` if given."""
-    if context.get("kind") == "notice":
+    if context.get("kind") == _content.NOTICE:
         raise ValueError("notices have no PDF")
     import weasyprint
 
@@ -296,39 +314,39 @@ class _PictureFailures(logging.Handler):
 def render_report(context: dict[str, Any], *, page_size: str = "A4", pdf: bool = True,
                   seconds: float | None = DEFAULT_SECONDS,
                   memory_mb: int | None = DEFAULT_MEMORY_MB) -> RenderedReport:
-    """Mail, text and (for age and final reports) PDF, within time and memory bounds."""
+    """Mail, text and (for reports, not notices) PDF, within time and memory bounds."""
     with bounded(seconds, memory_mb):
         mail = render_mail(context)
-        document = render_pdf(context, page_size=page_size) if pdf and context["kind"] != "notice" else None
+        document = render_pdf(context, page_size=page_size) if pdf and context["kind"] != _content.NOTICE else None
     return RenderedReport(context=context, mail=mail, pdf=document, filename=filename(context),
                           page_size=_page_size(page_size))
 
 
-def report_for_record(record: dict[str, Any], seat: str, age: int, *, page_size: str = "A4",
+def report_for_record(record: dict[str, Any], seat: str, number: int, *, page_size: str = "A4",
                       pdf: bool = True, seconds: float | None = DEFAULT_SECONDS,
                       memory_mb: int | None = DEFAULT_MEMORY_MB, **facts: Any) -> RenderedReport:
-    """Build and render one seat's report of one age from the game's record: what a
+    """Build and render one seat's report of round `number` from the game's record: what a
     worker calls, and how any report is made again on demand.  `facts`: title, tz,
-    deadline, names, links (see content.age_report)."""
+    deadline, names, links (see content.round_report)."""
     with bounded(seconds, memory_mb):
-        context = _content.age_report(record, seat, age, **facts)
+        context = _content.round_report(record, seat, number, **facts)
         return render_report(context, page_size=page_size, pdf=pdf, seconds=None, memory_mb=None)
 
 
-def pdf_for_record(record: dict[str, Any], seat: str, age: int, *, page_size: str = "A4",
+def pdf_for_record(record: dict[str, Any], seat: str, number: int, *, page_size: str = "A4",
                    seconds: float | None = DEFAULT_SECONDS, memory_mb: int | None = DEFAULT_MEMORY_MB,
                    **facts: Any) -> ReportPdf:
     """Only the PDF of one seat's report, within time and memory bounds: the game page's
     download, which needs no mail and so no PNG."""
     with bounded(seconds, memory_mb):
-        context = _content.age_report(record, seat, age, **facts)
+        context = _content.round_report(record, seat, number, **facts)
         return ReportPdf(pdf=render_pdf(context, page_size=page_size), filename=filename(context),
                          page_size=_page_size(page_size))
 
 
-def notice_for_record(record: dict[str, Any], seat: str, age: int, after: str, *,
+def notice_for_record(record: dict[str, Any], seat: str, number: int, after: str, *,
                       seconds: float | None = DEFAULT_SECONDS, memory_mb: int | None = DEFAULT_MEMORY_MB,
                       **facts: Any) -> MailReport:
-    """Build and render a phase notice (mail only)."""
+    """Build and render the notice after phase `after` of round `number` (mail only)."""
     with bounded(seconds, memory_mb):
-        return render_mail(_content.phase_notice(record, seat, age, after, **facts))
+        return render_mail(_content.phase_notice(record, seat, number, after, **facts))

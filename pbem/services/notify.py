@@ -97,7 +97,7 @@ def mail_seat(session: Session, game: Game, user: User | None, event: str, subje
 def _results(session: Session, game: Game, state: Any) -> None:
     # With report mail on, the final report is the game-over mail of those who want results
     # (its worker falls back to the plain one for a seat it cannot render).
-    final = report_mail.final_report_owed(session, game.id)
+    final = report_mail.final_report_owed(session, game.id, state)
     for seat in game.seats:
         if not (final and report_mail.wants_results(seat)):
             queue_result_mail(session, game, state, seat)

@@ -2,8 +2,9 @@
 
 1. `record_jobs` (called by notify_advanced, inside the advance's transaction): for the
    phases the advance completed (`state.milestones()`), a `report_jobs` row per scored
-   round (the last one is the final report) and at most one notice: the last phase's, and
-   none when a report of the same advance comes after it.  The last job of the moment also
+   round (the one that ends the game is the final report) and at most one notice: the last
+   unscored phase's, and none when a report of the same advance comes after it.  (The
+   table's `age` column holds the round.)  The last job of the moment also
    carries the seats that newly owe a decision: their mail says so, instead of a separate
    turn mail.  After the commit the job goes to the worker (`pbem.render_reports`) or, in
    "inline" mode, is rendered at once in-process.
@@ -56,13 +57,12 @@ def mode() -> str:
 # ---- 1. recording jobs in the advance --------------------------------------------------------
 
 def plan(crossed: Sequence[Milestone]) -> list[tuple[str, int, str]]:
-    """(kind, round, phase) of the jobs one advance owes: a report per scored milestone, and
-    the last notice-worthy phase unless a report comes after it (the report supersedes it)."""
+    """(kind, round, phase) of the jobs one advance owes: a report per scored milestone, and a
+    notice of the last milestone unless it is scored (a report supersedes the notices of the
+    phases before it)."""
     jobs = [(ReportJob.REPORT, m.round, m.phase) for m in crossed if m.scored]
-    last_report = max((i for i, m in enumerate(crossed) if m.scored), default=-1)
-    notices = [m for m in crossed[last_report + 1:] if not m.scored and m.phase in content.NOTICES]
-    if notices:
-        jobs.append((ReportJob.NOTICE, notices[-1].round, notices[-1].phase))
+    if crossed and not crossed[-1].scored:
+        jobs.append((ReportJob.NOTICE, crossed[-1].round, crossed[-1].phase))
     return jobs
 
 
@@ -84,9 +84,9 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
         return set()
     told = sorted(seat.name for seat in newly_waiting if wants_results(seat) is not None)
     seq = len(state.order_log())
-    rows = [ReportJob(game_id=game.id, kind=kind, age=age, phase=phase, seq=seq, attempts=0,
+    rows = [ReportJob(game_id=game.id, kind=kind, age=number, phase=phase, seq=seq, attempts=0,
                       turn_seats=told if i == len(jobs) - 1 else None)
-            for i, (kind, age, phase) in enumerate(jobs)]
+            for i, (kind, number, phase) in enumerate(jobs)]
     session.add_all(rows)
     _dispatch_after_commit(session, rows)
     return set(told)
@@ -122,14 +122,17 @@ def send_render(job_id: int, *, app: Any = None) -> None:
 
 # ---- 2. rendering a job ------------------------------------------------------------------------
 
-def is_final(job: ReportJob) -> bool:
-    return job.kind == ReportJob.REPORT and job.age == content.AGES
+def is_final(job: ReportJob, state: Any) -> bool:
+    """Whether the job is the final report of the game `state` ended."""
+    return job.kind == ReportJob.REPORT and job.age == content.final_round(state)
 
 
-def final_report_owed(session: Session, game_id: int) -> bool:
-    """The game's final report is (being) mailed: it stands in for the plain game-over mail."""
-    return session.scalar(select(ReportJob.id).where(
-        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == content.AGES)) is not None
+def final_report_owed(session: Session, game_id: int, state: Any) -> bool:
+    """The final report of the game `state` ended is (being) mailed: it stands in for the
+    plain game-over mail."""
+    final = content.final_round(state)
+    return final is not None and session.scalar(select(ReportJob.id).where(
+        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == final)) is not None
 
 
 def mail_key(job: ReportJob, seat: str) -> str:
@@ -198,7 +201,7 @@ def give_up(session: Session, job_id: int) -> list[str]:
     for seat in missing:
         if seat.name in (job.turn_seats or ()):
             notify.queue_turn_mail(session, game, state, seat, seq=job.seq)
-        if is_final(job):
+        if is_final(job, state):
             notify.queue_result_mail(session, game, state, seat)
     job.done_at = now()
     log.error("report job %s given up after %s runs; plain mails for %s", job.id, job.attempts,
@@ -223,17 +226,17 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
                   **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"} if report else {})}}
-    return {"seat": seat.name, "report": report, "age": job.age, "phase": job.phase, "facts": facts,
+    return {"seat": seat.name, "report": report, "round": job.age, "phase": job.phase, "facts": facts,
             "paper_size": user.paper_size, "told": seat.name in (job.turn_seats or ())}
 
 
 def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
     """Subject, text, HTML and parts of one seat's mail: the report or notice of `moment`, and
     what is expected of the reader in the `latest` record (bots may have played on since)."""
-    seat, age, facts = reader["seat"], reader["age"], reader["facts"]
+    seat, number, facts = reader["seat"], reader["round"], reader["facts"]
     with bounded():
-        context = (content.age_report(moment, seat, age, **facts) if reader["report"]
-                   else content.phase_notice(moment, seat, age, reader["phase"], **facts))
+        context = (content.round_report(moment, seat, number, **facts) if reader["report"]
+                   else content.phase_notice(moment, seat, number, reader["phase"], **facts))
         context["next"] = content.next_step(latest, seat, **facts)  # with the game's deadline now
         rendered = render_report(context, page_size=reader["paper_size"], pdf=reader["report"], seconds=None,
                                  memory_mb=None)

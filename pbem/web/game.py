@@ -67,7 +67,7 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     # Deadlines, the host's controls, queued turns and takeovers (pbem/web/turns.py).
     timing = deadlines.deadline_info(db.session(), game, user, now())
     queued = turn_queue.list_queue(db.session(), game.id, user) if seen.seat is not None and queued_kind else []
-    report_rounds = reports.scored_ages(db.session(), game) if seen.seat is not None else []
+    report_rounds = reports.scored_rounds(db.session(), game) if seen.seat is not None else []
     # The reader's own paper size first.
     paper_sizes = sorted(accounts.PAPER_SIZES, key=lambda size: size != user.paper_size) if report_rounds else []
     mine = seen.seat is not None and game.status == Game.ACTIVE

@@ -32,6 +32,9 @@ def test_every_scored_age_gets_its_report_and_a_later_notice_stays():
     assert plan(crossed) == [("report", 1, "scoring"), ("report", 2, "scoring"), ("notice", 3, "choosing")]
 
 
-def test_a_phase_without_a_notice_gets_none():
-    assert plan([Milestone(1, "bidding")]) == []
+def test_any_games_unscored_phase_gets_its_notice_whatever_its_name():
+    """Which milestones get a report or a notice comes from `scored` alone: the service reads
+    no phase name."""
+    assert plan([Milestone(1, "bidding")]) == [("notice", 1, "bidding")]
+    assert plan([Milestone(1, "bidding"), Milestone(1, "picking", True)]) == [("report", 1, "picking")]
     assert plan([]) == []

@@ -8,7 +8,8 @@ import pytest
 
 from engine.aztlan.cards import CARD_TITLES
 from engine.aztlan.scoring import domain_value
-from pbem.reports import ReportError, age_report, final_report, phase_notice
+from pbem.reports import ReportError, final_report, phase_notice
+from pbem.reports import round_report as age_report
 from pbem.reports.content import next_step
 from reports_helpers import NAMES, TITLE, expand, replay_to_age, replay_until
 
@@ -230,7 +231,7 @@ def test_reports_that_cannot_be_made(record):
 
 
 def test_card_titles_follow_the_engine():
-    from pbem.reports.content import CARD_TITLES as REPORT_TITLES
+    from pbem.games.aztlan.report import CARD_TITLES as REPORT_TITLES
     assert REPORT_TITLES == CARD_TITLES
 
 

@@ -5,8 +5,9 @@ import re
 
 import pytest
 
-from pbem.reports import (age_report, phase_notice, render_html, render_mail, render_pdf, render_report,
-                          render_text, report_for_record)
+from pbem.reports import (phase_notice, render_html, render_mail, render_pdf, render_report, render_text,
+                          report_for_record)
+from pbem.reports import round_report as age_report
 from reports_helpers import pdf_info, pdf_text, replay_to_age, squash
 
 PNG = b"\x89PNG\r\n\x1a\n"

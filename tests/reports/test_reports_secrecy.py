@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from pbem.reports import age_report, phase_notice, render_html, render_text
+from pbem.reports import phase_notice, render_html, render_text
+from pbem.reports import round_report as age_report
 from reports_helpers import replay_to_age, twin_record
 
 SECRET_KEYS = {"deck", "seed", "hands", "setup"}

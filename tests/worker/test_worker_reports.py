@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
 
+from engine import get_game  # noqa: E402
 from gateway_helpers import Sink  # noqa: E402
 from pbem.app import create_app  # noqa: E402
 from pbem.mail.models import MailDelivery  # noqa: E402
@@ -185,7 +186,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
             assert "board" in cids and cids <= set(found["cids"])  # every picture is in the mail
             assert all(png.startswith(b"\x89PNG") for png in found["cids"].values())
             if age < 5:  # its reader's hand, from the record, so nobody else's (all are public at the end)
-                context = content.age_report(full, seat_name, age, names=names)
+                context = content.round_report(full, seat_name, age, names=names)
                 assert hand_lines(found["text"]) == expected_hand(context)
         assert sorted(reports) == [1, 2, 3, 4, 5]
         held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))
@@ -459,3 +460,51 @@ def test_the_sweep_leaves_a_recent_job_alone_and_redoes_an_old_one_once(session,
     ids = [job.id for job in jobs]
     swept = [[i for i in report_mail.stale_jobs(session) if i in ids] for _ in range(2)]
     assert swept == [[ids[2]], []]  # the second sweep waits REDO_AFTER again
+
+
+# ---- a game without a presentation of its own -----------------------------------------------------------
+
+def test_a_game_without_a_presentation_mails_plain_reports_and_its_final_report(session, make_user, inline_app):
+    """Duel (the test game) registers no presentation: its players get the plain report of
+    each round with its PDF, a notice after each unscored phase no report supersedes, and
+    the final report instead of the game-over mail; which is which comes from the engine's
+    milestones, not from phase names."""
+    ana = make_user(session, "ana@example.com", "Ana")
+    # Results mail only: the turn mail's news of moves (pbem/services/moves_mail.py) is not this test's.
+    accounts.update_profile(session, ana, display_name="Ana", time_zone="UTC", notify_turn=False,
+                            notify_results=True, notify_invites=True)
+    game = make_game(session, ana, game="duel", players=2, bots=("random",), seed=5, title="Bids")
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    bot = get_game("duel").make_bot("minimal")
+    with inline_app.app_context():
+        for _ in range(50):
+            session.expire_all()
+            state = game_state(session, session.get(Game, game.id))
+            if state.is_over():
+                break
+            me = state.seats.index(seat.name)
+            assert me in state.waiting(), "the person owes nothing, yet the game waits"
+            play.submit_orders(session, seat, state.order_text(bot.order(state, me)), channel="web", user_id=ana.id)
+    assert state.is_over()
+    rows = list(session.scalars(select(OutboxMessage).where(
+        OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "notice", "result")))
+        .order_by(OutboxMessage.id)))
+    found = keyed(session, rows)
+    reports = [row for row, (kind, _) in zip(rows, found) if kind == "report"]
+    assert [key for kind, key in found if kind == "report"] == [f"report:{game.id}:{n}:{seat.name}" for n in (1, 2, 3)]
+    assert "result" not in [kind for kind, _ in found]  # the final report is the game-over mail
+    title = get_game("duel").title
+    assert [row.subject for row in reports] == [  # each round's report also tells the next bid is owed
+        f"Your turn: {title} · Bids: the report of round 1", f"Your turn: {title} · Bids: the report of round 2",
+        f"{title} · Bids: the final report"]
+    notices = [row for row, (kind, _) in zip(rows, found) if kind == "notice"]
+    assert notices and all(row.subject.endswith("the bidding phase is over") for row in notices)
+    assert "RANKING" in reports[-1].body and "SCORES OF ROUND 3" in reports[-1].body
+    with inline_app.app_context():
+        from pbem.mail.delivery import build
+        from pbem.mail.settings import load
+        mime = build(session, reports[-1], session.get(MailDelivery, reports[-1].id), load())
+        session.rollback()
+    pdfs = [part for part in mime.walk() if part.get_content_type() == "application/pdf"]
+    assert [part.get_filename() for part in pdfs] == [f"duel-final-report-{seat.name}.pdf"]
+    assert pdfs[0].get_payload(decode=True).startswith(b"%PDF-")

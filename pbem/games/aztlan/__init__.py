@@ -11,7 +11,7 @@ from engine.aztlan.orders import Turn
 from engine.aztlan.state import CHOOSING, DEVELOPMENT
 from engine.core import Option, OrderError, State
 from pbem.games import Presentation
-from pbem.games.aztlan import forms, pages, sentences, text
+from pbem.games.aztlan import forms, pages, report, sentences, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "aztlan"
 # Events that are the reader's own doing (with the reader's seat) or only for the reader.
@@ -28,6 +28,8 @@ class Aztlan(Presentation):
     decisions_template = "games/aztlan/game/_decisions.html"
     position_template = "games/aztlan/game/_position.html"
     queued_kind = "turn"  # development turns, queued ahead for the age's development phase
+    report_template = "games/aztlan/reports/age.html"
+    notice_template = "games/aztlan/reports/notice.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return sentences.describe(dict(event), dict(names), territory_names(state))
@@ -38,6 +40,12 @@ class Aztlan(Presentation):
     def is_news(self, event: Mapping[str, Any], seat: str) -> bool:
         kind = str(event.get("type", ""))
         return not (kind.startswith("my-") or (kind in OWN and event.get("seat") == seat))
+
+    def event_round(self, event: Mapping[str, Any]) -> Any:
+        return event.get("age")
+
+    def seat_title(self, seat: str) -> str:
+        return report.PEOPLE_NAMES.get(seat, seat)
 
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
                   highlight: Sequence[Any] = (), id_prefix: str = "b", caption: bool = False) -> str | None:
@@ -100,6 +108,18 @@ class Aztlan(Presentation):
         if kind == "scoring":
             return "score"
         return None
+
+    def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.report_context(state, dict(view), context, facts)
+
+    def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.notice_context(state, dict(view), context, facts)
+
+    def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
+                  facts: Any) -> dict[str, Any]:
+        return report.next_step(state, dict(view), seat, facts)
 
 
 PRESENTATION = Aztlan()
