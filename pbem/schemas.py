@@ -14,7 +14,7 @@ from engine.core import Game as GameRules
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
-from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.services.policy import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
 
 
 class OfTheGame(validate.Validator):

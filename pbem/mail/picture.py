@@ -12,7 +12,7 @@ import logging
 from html import escape
 from typing import Any
 
-from pbem.mail.outbox import MailPart
+from pbem.outbox.messages import MailPart
 
 log = logging.getLogger(__name__)
 

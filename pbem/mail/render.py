@@ -10,7 +10,7 @@ from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
 from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
-from pbem.services.schedule import when
+from pbem.timezones import when
 
 HISTORY_LINES = 30
 IGNORED_LINES = 100  # quoted back at most; a mail's reply text is at most 32 KiB anyway

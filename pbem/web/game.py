@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from engine.aztlan.board import TERRAIN_TYPES
 from pbem.games.aztlan.sentences import card_title, describe_all
 from pbem.extensions import db, limiter
-from pbem.mail import seat_address
+from pbem.services import seat_address
 from pbem.models import Game, now
 from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected

@@ -12,7 +12,7 @@ from pbem.extensions import db
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
-from pbem.services.schedule import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.web import back, current_user, login_required, signed_in
 
 bp = Blueprint("lobby", __name__)

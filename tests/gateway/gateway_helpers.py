@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.mail.marker import with_marker
+from pbem.outbox.marker import with_marker
 from pbem.mail.models import InboundMessage
 from pbem.models import Game, OrderLogEntry, OutboxMessage, PendingOrder
 

@@ -15,7 +15,8 @@ from gateway_helpers import compose  # noqa: E402
 from imap_server import Dovecot, dovecot, dovecot_server  # noqa: E402,F401 - fixtures
 from pbem.mail.models import InboundMessage  # noqa: E402
 from pbem.models import OrderLogEntry  # noqa: E402
-from pbem.services.queue import IMAP_POLL_TASK, QUEUE, celery_settings, producer  # noqa: E402
+from pbem.services.dispatch import IMAP_POLL_TASK, beat_schedule  # noqa: E402
+from pbem.tasks import QUEUE, producer  # noqa: E402
 from seat_game import ANA, ana_game  # noqa: E402
 from worker_helpers import answer_while_locked, wait_until  # noqa: E402
 
@@ -38,12 +39,10 @@ def _env(server: Dovecot, **extra: str) -> dict[str, str]:
 
 
 def test_beat_polls_only_when_a_mailbox_is_configured(stack: Any, dovecot: Dovecot) -> None:
-    assert "pbem-imap-poll" not in celery_settings(stack.config)["beat_schedule"]
-    entry = celery_settings({**stack.config, **dovecot.settings(), "PBEM_IMAP_SECONDS": "15"})["beat_schedule"][
-        "pbem-imap-poll"]
+    assert "pbem-imap-poll" not in beat_schedule(stack.config)
+    entry = beat_schedule({**stack.config, **dovecot.settings(), "PBEM_IMAP_SECONDS": "15"})["pbem-imap-poll"]
     assert entry["task"] == IMAP_POLL_TASK and entry["schedule"] == 15.0
-    assert celery_settings({**stack.config, **dovecot.settings()})["beat_schedule"]["pbem-imap-poll"][
-        "schedule"] == 60.0
+    assert beat_schedule({**stack.config, **dovecot.settings()})["pbem-imap-poll"]["schedule"] == 60.0
 
 
 def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack: Any, workers: Any,

@@ -21,12 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
 
 from gateway_helpers import Sink  # noqa: E402
 from pbem.app import create_app  # noqa: E402
-from pbem.mail.models import MailDelivery  # noqa: E402
+from pbem.outbox.models import MailDelivery  # noqa: E402
 from pbem.models import Game, OutboxMessage, ReportJob, now  # noqa: E402
 from pbem.reports import content  # noqa: E402
 from pbem.reports.render import subject as report_subject  # noqa: E402
 from pbem.services import accounts, lobby, play, report_mail  # noqa: E402
-from pbem.services.queue import QUEUE, REPORT_QUEUE, producer  # noqa: E402
+from pbem.tasks import QUEUE, REPORT_QUEUE, producer  # noqa: E402
 from pbem.services.state import game_state, log_lines, record  # noqa: E402
 from pbem.testing import first_legal_order  # noqa: E402
 from service_helpers import make_game  # noqa: E402
@@ -293,8 +293,8 @@ def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user,
     assert notice.subject.startswith("Your turn: ")
     assert "It is your development turn" in notice.body
     with inline_app.app_context():
-        from pbem.mail.delivery import build
-        from pbem.mail.settings import load
+        from pbem.outbox.delivery import build
+        from pbem.outbox.settings import load
         mime = build(session, notice, session.get(MailDelivery, notice.id), load())
         session.rollback()
     types = [part.get_content_type() for part in mime.walk()]
