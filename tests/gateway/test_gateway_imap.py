@@ -158,7 +158,7 @@ def test_html_only_and_base64_mail_over_imap(app: Any, session: Session, table: 
 def test_what_was_stored_before_the_connection_dropped_is_processed(
         app: Any, session: Session, table: dict[str, Any], dovecot: Dovecot,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """As from cron (`python -m pbem.mail.imap`), where no sweep would find it later."""
+    """As from cron (`pbem imap-poll`), where no sweep would find it later."""
     first, _ = compose(ANA, table["address"], table["order"])
     second, _ = compose(ANA, table["address"], "STATUS")
     dovecot.append(first)

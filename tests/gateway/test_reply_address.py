@@ -1,4 +1,4 @@
-"""Replacing a leaked reply address (pbem/mail/seat_address.py) from the game page and the
+"""Replacing a leaked reply address (pbem/services/seat_address.py) from the game page and the
 API: only the seat's player may, the old address is then refused with one short answer and
 nothing changed, and the new one takes orders.  Mail goes over real SMTP both ways."""
 from __future__ import annotations
