@@ -60,15 +60,15 @@ def act(session: Session, c: MailContext) -> str:
         replies.reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
         return "text_error"
     if not picked.orders:
-        active = c.game.status == Game.ACTIVE
-        replies.reply(session, c, render.no_orders(c.game, game_view(session, c.game, c.user) if active else None, picked))
+        seen = game_view(session, c.game, c.user) if c.game.status == Game.ACTIVE else None
+        replies.reply(session, c, render.no_orders(c.game, seen, picked))
         return "empty"
     lines, c.ignored = picked.orders, render.ignored_text(picked)
     parsed = cmd.split_commands(lines)
     invalid = next((p for p in parsed if isinstance(p, cmd.Invalid)), None)
     if invalid is not None:
-        replies.reply(session, c, _error_text([], _Stop(invalid.line, f"'{invalid.line}' is not a valid command",
-                                                 invalid.expected), lines, c))
+        stop = _Stop(invalid.line, f"'{invalid.line}' is not a valid command", invalid.expected)
+        replies.reply(session, c, _error_text([], stop, lines, c))
         return "command_error"
     steps = _plan(session, c, parsed)
     done: list[str] = []

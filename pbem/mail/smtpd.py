@@ -97,7 +97,7 @@ class GatewayHandler:
         with self.app.app_context():
             try:
                 return store.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
-                                       envelope_to=rcpt_tos, settings=self.settings)
+                                     envelope_to=rcpt_tos, settings=self.settings)
             finally:
                 db.session.remove()
 

@@ -78,7 +78,7 @@ def inbound() -> Any:
     recipients = [a.strip() for a in envelope_to.split(",") if a.strip()] if envelope_to is not None else None
     try:
         inbound_id = store.receive(db.session(), body, channel="webhook", envelope_from=envelope_from,
-                                     envelope_to=recipients)
+                                   envelope_to=recipients)
     except MailRejected:
         return {"error": "too large"}, 413
     _schedule(inbound_id)

@@ -47,4 +47,3 @@ def token_from_address(address: str, *, domain: str, local_part: str = LOCAL_PAR
         return None
     token = token.lower()
     return token if is_token(token, length) else None
-

@@ -137,12 +137,9 @@ def resume(session: Session, game: Game, now: datetime, text: str, user_id: int 
     bump_version(session, game)
 
 
-
 def _tell_players(session: Session, game: Game, event: GameEvent, subject: str,
                   body: Callable[[User], str]) -> None:
     url, key = links.game(base_url(), game.id), event_key(session, event)
     for seat in game.seats:
         if seat.user is not None:
             mail_seat(session, game, seat.user, key, subject, f"{body(seat.user)}\n\n{url}\n", kind="deadline")
-
-

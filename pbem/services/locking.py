@@ -70,4 +70,3 @@ def unit_of_work(function: F) -> F:
             session.rollback()
             raise
     return wrapper  # type: ignore[return-value]
-

@@ -66,7 +66,7 @@ def take_over(session: Session, game_id: int, user: User, seat_name: str, now: d
     seat.user_id, seat.joined_at = user.id, now
     rename_seat(session, game, seat_name, user.display_name)
     event = event_key(session, log_event(session, game, "takeover", f"{user.display_name} took over {before}", now,
-                                      seat=seat_name, user_id=user.id))
+                                         seat=seat_name, user_id=user.id))
     host = session.get(User, game.created_by) if game.created_by else None
     url = links.game(base_url(), game.id)
     for person in {host, previous} - {None}:
@@ -92,7 +92,6 @@ def hand_to_bot(session: Session, game_id: int, host: User, seat_name: str, bot:
     session.commit()
     advance(session, game.id, at=now)
     return seat
-
 
 
 def offer_seat(session: Session, game: Game, seat: Seat, now: datetime, bot: str, url: str, passed: str) -> None:

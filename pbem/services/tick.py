@@ -216,10 +216,8 @@ def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Ga
         session.rollback()  # whatever the step left open (a no-op after its commit)
 
 
-
 def _running(game: Game) -> bool:
     return game.status == Game.ACTIVE and game.paused_at is None
-
 
 
 def _catch_up(session: Session, game: Game, now: datetime, report: TickReport) -> None:
@@ -227,6 +225,14 @@ def _catch_up(session: Session, game: Game, now: datetime, report: TickReport) -
         schedule(session, game, now, game_state(session, game))
         session.commit()
         report.scheduled.append(game.id)
+
+
+def _auto_resume(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+    if game.status == Game.ACTIVE and game.paused_at is not None and pause_left(game, now) <= timedelta(0):
+        resume(session, game, now, f"The game resumed by itself: its {PAUSE_LIMIT.days} days of pause are used up",
+               None)
+        session.commit()
+        report.resumed.append(game.id)
 
 
 # ---- outage --------------------------------------------------------------------------------------
@@ -383,14 +389,3 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
             report.reminded.append((game.id, seat.name or ""))
     game.reminded = offset
     session.commit()
-
-
-
-def _auto_resume(session: Session, game: Game, now: datetime, report: TickReport) -> None:
-    if game.status == Game.ACTIVE and game.paused_at is not None and pause_left(game, now) <= timedelta(0):
-        resume(session, game, now, f"The game resumed by itself: its {PAUSE_LIMIT.days} days of pause are used up",
-                None)
-        session.commit()
-        report.resumed.append(game.id)
-
-
