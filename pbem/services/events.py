@@ -34,5 +34,6 @@ def seat_title(seat: Seat) -> str:
 
 
 def round_prefix(state: GameState) -> str:
-    """"age 2: " (the game's word for a round), to begin a line about the current round."""
+    """The game's word for a round and its number ("<round name> 2: "), to begin a line about the
+    current round."""
     return f"{get_game(state.game).round_name} {state.round}: "
