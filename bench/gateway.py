@@ -52,9 +52,9 @@ def run() -> list[dict[str, Any]]:
     from pbem.app import create_app
     from pbem.db import upgrade
     from pbem.extensions import db
-    from pbem.mail import gateway
     from pbem.mail.models import InboundMessage
     from pbem.mail.smtpd import controller
+    from pbem.outbox.seat_tokens import seat_reply_address
     from pbem.services import lobby
     from pbem.services.state import game_state
     from service_helpers import make_game, make_user
@@ -77,7 +77,7 @@ def run() -> list[dict[str, Any]]:
                 session.expire_all()
                 seat = next(s for s in game.seats if s.user_id == user.id)
                 cards = game_state(session, game).view(seat.name)["me"]["power_left"]
-                seats.append((f"p{i}@bench.example", gateway.seat_reply_address(session, seat), cards))
+                seats.append((f"p{i}@bench.example", seat_reply_address(session, seat), cards))
             session.commit()
             db.session.remove()
         port = _free_port()

@@ -34,7 +34,7 @@ import psycopg
 import redis
 
 from bench.postgres import POSTGRES, create_schema, drop_schema, raw_insert_commit
-from pbem.services.queue import QUEUE, REPORT_QUEUE
+from pbem.tasks import QUEUE, REPORT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS = os.environ.get("PBEM_BENCH_REDIS", "redis://127.0.0.1:6379/14")
@@ -97,7 +97,8 @@ class _Stack:
 
     def wait_ready(self) -> None:
         from pbem.app import create_app
-        from pbem.services.queue import PING_TASK, producer
+        from pbem.services.dispatch import PING_TASK
+        from pbem.tasks import producer
         end = time.monotonic() + START_TIMEOUT
         while True:
             try:

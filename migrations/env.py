@@ -6,7 +6,8 @@ from sqlalchemy import create_engine
 
 from pbem.config import database_url
 from pbem.models import db
-import pbem.mail.models  # noqa: E402,F401  - the gateway's tables (0003)
+import pbem.mail.models  # noqa: E402,F401  - the gateway's table (0003)
+import pbem.outbox.models  # noqa: E402,F401  - the tables of outgoing mail (0003)
 
 config = context.config
 target_metadata = db.metadata

@@ -7,13 +7,18 @@ from flask import Flask, g, session
 from flask_wtf.csrf import CSRFError
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
+import pbem.mail.models  # noqa: F401  - the gateway's table joins the metadata
+import pbem.outbox.models  # noqa: F401  - and so do the tables of outgoing mail
+from pbem.api import api_bp
 from pbem.checks import warn_missing_parts
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
 from pbem.games import template_folders
 from pbem.inputs import DatabaseInt, JSONProvider, refuse_hostile_input
 from pbem.logs import redact_secret_links
-import pbem.mail.models  # noqa: F401  - the gateway's tables join the metadata
+from pbem.mail.webhook import bp as mail_bp
+from pbem.services.accounts import session_user
+from pbem.web import register as register_web
 
 # Content-Security-Policy: our own scripts and styles only; inline style attributes are
 # allowed for the SVG board (fills and strokes), never inline scripts.
@@ -37,13 +42,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
 
-    from pbem.api import api_bp
-    from pbem.web import register as register_web
-
     register_web(app)
     app.register_blueprint(api_bp)
     csrf.exempt(api_bp)  # bearer tokens, no cookies: nothing for a forged form to ride on
-    from pbem.mail.webhook import bp as mail_bp
     app.register_blueprint(mail_bp)
     csrf.exempt(mail_bp)  # signed webhook and signed unsubscribe links; no session is used
 
@@ -65,7 +66,6 @@ def template_loader() -> BaseLoader:
 
 
 def _load_user() -> None:
-    from pbem.services.accounts import session_user
     g.user = session_user(db.session(), session.get("uid"), session.get("gen", 0))
     if g.user is None and "uid" in session:
         session.clear()  # the account is gone, or it signed out since this session began

@@ -140,9 +140,24 @@ def run_command() -> None:
 @main.command("smtpd")
 def smtpd_command() -> None:
     """Run the inbound SMTP gateway (PBEM_SMTPD_HOST / PBEM_SMTPD_PORT, 127.0.0.1:2525)."""
-    from pbem.mail.smtpd import main as smtpd
+    import logging
+    import os
 
-    raise SystemExit(smtpd())
+    from pbem.app import create_app
+    from pbem.mail.smtpd import serve
+
+    logging.basicConfig(level=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    raise SystemExit(serve(create_app({"RATELIMIT_ENABLED": False})))
+
+
+@main.command("imap-poll")
+def imap_poll_command() -> None:
+    """Poll the IMAP mailbox (PBEM_IMAP_*) once and process what came in, e.g. from cron."""
+    from pbem.app import create_app
+    from pbem.mail.imap import run
+
+    raise SystemExit(run(create_app({"RATELIMIT_ENABLED": False})))
 
 
 @main.group("db")

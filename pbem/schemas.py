@@ -13,7 +13,7 @@ from engine import default_game, game_names, games, get_game
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
-from pbem.services.schedule import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.services.policy import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
 
 # Player counts some registered game allows; each game's own range is checked on loading.
 PLAYERS = (min((game.min_players for game in games().values()), default=1),

@@ -2,7 +2,8 @@
 
 `celery -A worker.celery_app worker` imports this module: it builds the Flask app from the
 environment (DATABASE_URL, REDIS_URL, ... as for the web, docs/service.md) and a Celery app
-whose settings come from that configuration (pbem.services.queue.celery_settings).  Every
+whose settings come from that configuration (pbem.tasks.celery_settings, and the periodic
+schedule pbem.services.dispatch.beat_schedule).  Every
 task runs inside the Flask app's context, so the application layer sees the same `db` and
 configuration as in a web request, and its database session is removed after each task.
 """
@@ -17,7 +18,8 @@ from flask import Flask
 
 from pbem.app import create_app
 from pbem.extensions import db
-from pbem.services.queue import celery_settings
+from pbem.services.dispatch import beat_schedule
+from pbem.tasks import celery_settings
 
 
 def _flask_app() -> Flask:
@@ -39,7 +41,7 @@ class FlaskTask(Task):  # type: ignore[misc]
 
 def make_worker_celery(app: Flask) -> Celery:
     celery = Celery("pbem", task_cls=FlaskTask, include=["worker.tasks", "worker.mail_tasks"])
-    celery.conf.update(celery_settings(app.config))
+    celery.conf.update(celery_settings(app.config), beat_schedule=beat_schedule(app.config))
     return celery
 
 

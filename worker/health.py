@@ -13,7 +13,7 @@ import socket
 import sys
 from datetime import datetime, timezone
 
-from pbem.services.queue import TICK_SECONDS
+from pbem.services.dispatch import TICK_SECONDS
 
 TICK_PERIODS = 4
 

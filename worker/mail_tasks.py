@@ -22,19 +22,19 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 
 from pbem.extensions import db
-from pbem.services import report_mail
-from pbem.mail import gateway
-from pbem.mail.delivery import (DELIVER_TASK, FIRST_BACKOFF, LONGEST_BACKOFF, MAX_ATTEMPTS, DeliveryError, deliver,
-                                 lost, send_delivery)
+from pbem.mail import gateway, store
+from pbem.mail.gateway import PROCESS_TASK
 from pbem.mail.imap import ImapError, poll
-from pbem.mail.smtpd import PROCESS_TASK
-from pbem.services.queue import IMAP_POLL_TASK, QUEUE
+from pbem.outbox.delivery import (DELIVER_TASK, FIRST_BACKOFF, LONGEST_BACKOFF, MAX_ATTEMPTS, DeliveryError, deliver,
+                                  lost, send_delivery)
+from pbem.services import report_mail
+from pbem.services.dispatch import IMAP_POLL_TASK, MAIL_SWEEP_TASK
+from pbem.tasks import QUEUE
 from worker.celery_app import celery, flask_app
 from worker.locks import single_flight
 
 log = logging.getLogger(__name__)
 
-SWEEP_TASK = "pbem.mail_sweep"
 IMAP_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never two polls at once
 
 
@@ -60,10 +60,10 @@ def render_reports(job_id: int) -> dict[str, Any]:
     return report_mail.render_job(db.session(), job_id)
 
 
-@celery.task(name=SWEEP_TASK)
+@celery.task(name=MAIL_SWEEP_TASK)
 def mail_sweep() -> dict[str, Any]:
     session = db.session()
-    stored = gateway.pending(session, limit=500)
+    stored = store.pending(session, limit=500)
     waiting = lost(session, limit=500)  # rows a retrying task owns, or given up, are left alone
     session.rollback()
     jobs = report_mail.stale_jobs(session, limit=500)  # touched: the next sweeps leave them alone a while

@@ -5,7 +5,7 @@ worker that dies hands its message back): `advance` is idempotent, and the tick 
 lock so two ticks never run at once.
 
 Names are part of the contract with the web side, which sends them by name
-(pbem.services.queue); the mail tasks are in worker/mail_tasks.py.
+(pbem.services.dispatch); the mail tasks are in worker/mail_tasks.py.
 
 Services take a plain SQLAlchemy Session: every task hands them `db.session()`, the app's
 own session for this task, never the `db.session` proxy (which lacks some of Session's
@@ -26,7 +26,8 @@ from pbem.extensions import db
 from pbem.services import deadlines
 from pbem.services.advance import advance
 from pbem.services.errors import NotFound, StaleGame
-from pbem.services.queue import ADVANCE_TASK, PING_TASK, QUEUE, TICK_TASK, advance_mode, stalled_games
+from pbem.services.dispatch import ADVANCE_TASK, PING_TASK, TICK_TASK, advance_mode, stalled_games
+from pbem.tasks import QUEUE
 from worker.celery_app import celery, flask_app
 from worker.locks import heartbeat, single_flight
 

@@ -1,6 +1,6 @@
 """Email gateway: seat reply tokens, inbound mail as received, outbox delivery bookkeeping.
 
-Tables seat_tokens, inbound_mail, mail_delivery (pbem/mail/models.py; docs/email.md).
+Tables seat_tokens, inbound_mail, mail_delivery (pbem/outbox/models.py, pbem/mail/models.py; docs/email.md).
 
 Revision ID: 0003
 Revises: 0002

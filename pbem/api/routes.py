@@ -11,7 +11,7 @@ from pbem.api import api_bp
 from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
 from pbem.games import presentation
-from pbem.mail import seat_address
+from pbem.services import seat_address
 from pbem.models import User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,

@@ -1,7 +1,7 @@
 """Bounces: delivery failures that come back, and addresses we stop mailing.
 
 Every mail leaves with a VERP envelope sender, `bounces+<outbox id>.<signature>@<domain>`
-(`bounce_address`); the signature is an HMAC of the row and its recipient under SECRET_KEY, so
+(pbem/outbox/bounce_address.py); the signature is an HMAC of the row and its recipient under SECRET_KEY, so
 a bounce names exactly the mail that failed and nobody can invent one for a row or an address.
 The gateway hands every inbound mail to such an address to `handle` before any seat-token
 handling, whichever channel brought it, and never answers it.
@@ -16,15 +16,12 @@ What counts (docs/email.md, "Bounces"):
 - one mail counts once (its worst bounce), so a replayed or repeated report adds nothing;
 - a forged report (bad signature, unknown row) changes nothing.
 
-A suppressed address gets no mail (delivery withholds it) until its owner says on the profile
-page that it works again (`lift`).  When every address of a player is suppressed, the hosts
-of their running games get one mail each.
+A suppressed address gets no mail (pbem/outbox/delivery.py withholds it) until its owner
+says on the profile page that it works again (`lift`).  When every address of a player is
+suppressed, the hosts of their running games get one mail each.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
 from dataclasses import dataclass
 from email.message import Message
@@ -34,24 +31,21 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import AUTO_REPLY_SUBJECT, InboundMail, parse_structure
-from pbem.mail.models import MailDelivery
-from pbem.mail.outbox import send_mail
-from pbem.mail.settings import MailSettings
-from pbem.models import EmailAddress, Game, OutboxMessage, Seat, User, now
+from pbem.models import EmailAddress, Game, Seat, User, now
+from pbem.outbox.bounce_address import bounced_row, is_bounce_address
+from pbem.outbox.messages import send_mail
+from pbem.outbox.models import MailDelivery
+from pbem.outbox.settings import MailSettings
 from pbem.services import links
 from pbem.services.errors import NotFound
 
-LOCAL_PART = "bounces"
 HARD, SOFT = "hard", "soft"
 HARD_LIMIT = 3  # hard bounces (each a different mail) before an address is suppressed
 # Enhanced status codes (RFC 3463) that say the address itself is gone: bad mailbox, bad
 # domain, bad syntax, moved, no MX (RFC 7505), disabled account.
 DEAD_MAILBOX = frozenset({"5.1.1", "5.1.2", "5.1.3", "5.1.6", "5.1.10", "5.2.1"})
-# Mail a person asked for this very minute: without it nobody could sign in to lift a suppression.
-EXEMPT_KINDS = frozenset({"signin", "confirm"})
 NOTICE_KIND = "undeliverable"
 REASON_MAX = 200
-_MAC_CHARS = 24  # 15 bytes of HMAC-SHA256 in lower-case base32 (case-proof, like reply tokens)
 _ENHANCED = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
 # A bare reply code counts only where a mail system quotes the remote server ("... said: 550",
 # Exim's "SMTP error from remote mail server after RCPT TO:<x>:" then the reply on the next
@@ -64,41 +58,11 @@ _SYSTEM_LOCAL = frozenset({"mailer-daemon", "postmaster"})
 _SYSTEM_NAME = re.compile(r"mail delivery (?:subsystem|system)", re.I)
 
 
-# ---- the envelope sender ----------------------------------------------------------------------
-
-def _signature(settings: MailSettings, outbox_id: int, to_address: str) -> str:
-    digest = hmac.new(f"pbem-bounce:{settings.secret_key}".encode(),
-                      f"{outbox_id}:{to_address.lower()}".encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest[:15]).decode("ascii").lower()
-
-
-def bounce_address(settings: MailSettings, outbox_id: int, to_address: str) -> str:
-    """The envelope sender (MAIL FROM) of outbox row `outbox_id`."""
-    return f"{LOCAL_PART}+{outbox_id}.{_signature(settings, outbox_id, to_address)}@{settings.domain}"
-
-
-def _parts(address: str, domain: str) -> tuple[int, str] | None:
-    match = re.fullmatch(rf"{LOCAL_PART}\+(\d{{1,18}})\.([a-z2-7]{{{_MAC_CHARS}}})@(.+)", address.strip().lower())
-    if match is None or match.group(3) != domain.lower():
-        return None
-    return int(match.group(1)), match.group(2)
-
+# ---- which mail is a bounce ------------------------------------------------------------------
 
 def addressed(mail: InboundMail, settings: MailSettings) -> bool:
     """Is this mail sent to one of our bounce addresses (valid or not)?"""
-    return any(r.lower().startswith(LOCAL_PART + "+") and r.lower().endswith("@" + settings.domain.lower())
-               for r in mail.recipients)
-
-
-def _bounced_row(session: Session, mail: InboundMail, settings: MailSettings) -> OutboxMessage | None:
-    for recipient in mail.recipients:
-        parts = _parts(recipient, settings.domain)
-        if parts is None:
-            continue
-        row = session.get(OutboxMessage, parts[0])
-        if row is not None and hmac.compare_digest(parts[1], _signature(settings, row.id, row.to_address)):
-            return row
-    return None
+    return any(is_bounce_address(r, settings) for r in mail.recipients)
 
 
 # ---- reading a report (pure) --------------------------------------------------------------------
@@ -212,7 +176,7 @@ def _clean(text: str) -> str:
 def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettings) -> str:
     """Record a bounce sent to one of our bounce addresses; the inbound reason to keep
     (bounce_hard, bounce_soft, bounce_repeat, bounce_forged, not_a_bounce, ...).  Commits."""
-    row = _bounced_row(session, mail, settings)
+    row = bounced_row(session, mail.recipients, settings)
     if row is None:
         return "bounce_forged"
     report = read_report(parse_structure(raw), from_daemon=mail.bounce, auto_reply=mail.auto_submitted)
@@ -255,12 +219,6 @@ def _lock_owners_addresses(session: Session, to_address: str) -> list[EmailAddre
     return list(session.scalars(select(EmailAddress).where(EmailAddress.user_id == owner)
                                 .order_by(EmailAddress.id).with_for_update()
                                 .execution_options(populate_existing=True)))
-
-
-def suppressed(session: Session, address: str) -> EmailAddress | None:
-    """The address's row if no mail may go to it."""
-    return session.scalar(select(EmailAddress).where(EmailAddress.address == address.lower(),
-                                                     EmailAddress.suppressed_at.is_not(None)))
 
 
 def lift(session: Session, user: User, address_id: int) -> EmailAddress:

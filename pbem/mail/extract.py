@@ -20,7 +20,7 @@ from mailparser_reply import EmailMessage as ReplyMessage
 from mailparser_reply.constants import MAIL_LANGUAGES
 
 from pbem.mail.htmltext import html_to_text
-from pbem.mail.marker import is_marker
+from pbem.outbox.marker import is_marker
 from pbem.text import FORMATTING
 
 # The reply parser's header regexes take time quadratic in line length (a 100 kB line
@@ -222,7 +222,7 @@ def reply_text(body: str) -> str:
     """What the player wrote in this mail, without quoted history and signatures.
 
     Everything from our own marker line on is history, whatever the client did to it (see
-    pbem.mail.marker).  Top-posted text is kept, and so is text written below or between
+    pbem.outbox.marker).  Top-posted text is kept, and so is text written below or between
     quoted blocks (bottom-posting): a quoted block only drops its own '>' lines, and the
     attribution above it.  History that is not '>'-quoted (an attribution followed by
     unquoted text, Outlook's "From: / Sent:" block, "-----Original Message-----") ends the

@@ -1,17 +1,17 @@
 """The IMAP side of the gateway: poll a mailbox at any provider (PBEM_IMAP_*).
 
 `poll_once(session)` fetches every unseen message of the folder, stores each with
-`gateway.receive(channel="imap")` and only then marks it seen (\\Seen), so a crash in between
+`store.receive(channel="imap")` and only then marks it seen (\\Seen), so a crash in between
 fetches it again (and de-duplication by Message-ID drops the second copy).  Messages over
 MAX_BYTES are not fetched: they are marked \\Seen and \\Flagged (a person may look at them in
 any mail client); so is one that turns out larger than the server said.  The envelope is
 unknown over IMAP: the recipients come from Delivered-To / X-Original-To / To / Cc, and the
 null sender of bounces from Return-Path: <> (both read by the inbound core).
 
-`poll(session, settings)` polls once and hands what came in to processing, as the SMTP
-server does, also what was stored before an error cut the poll short (cron has no sweep to
-find it later); beat runs it every PBEM_IMAP_SECONDS (the task `pbem.imap_poll`), cron may run
-`python -m pbem.mail.imap`.
+`poll(session, settings)` polls once and hands what came in to processing
+(`gateway.start_processing`), as the SMTP server does, also what was stored before an error
+cut the poll short (cron has no sweep to find it later); beat runs it every
+PBEM_IMAP_SECONDS (the task `pbem.imap_poll`), cron may run `pbem imap-poll` (`run`).
 """
 from __future__ import annotations
 
@@ -20,11 +20,13 @@ import logging
 import re
 from typing import Any, Callable
 
+from flask import Flask
 from sqlalchemy.orm import Session
 
-from pbem.mail import gateway
+from pbem.extensions import db
+from pbem.mail import gateway, store
 from pbem.mail.inbound import MAX_BYTES, MailRejected
-from pbem.mail.settings import MailSettings, load
+from pbem.outbox.settings import MailSettings, load
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +85,7 @@ def poll_once(session: Session, settings: MailSettings | None = None,
             if raw is None:
                 continue
             try:
-                inbound_id = gateway.receive(session, raw, channel="imap")  # committed
+                inbound_id = store.receive(session, raw, channel="imap")  # committed
             except MailRejected:  # bigger than the server said: left unseen, every poll would stop here
                 _too_large(client, uid, len(raw))
                 continue
@@ -113,18 +115,9 @@ def poll(session: Session, settings: MailSettings | None = None, app: Any = None
     try:
         poll_once(session, settings, on_stored=ids.append)
     finally:
-        _hand_on(session, settings, ids, app)
+        for inbound_id in ids:
+            gateway.start_processing(session, inbound_id, settings, app=app)
     return ids
-
-
-def _hand_on(session: Session, settings: MailSettings, ids: list[int], app: Any) -> None:
-    if settings.mode == "queue":
-        from pbem.mail.smtpd import send_process
-        for inbound_id in ids:
-            send_process(inbound_id, app=app)
-    else:
-        for inbound_id in ids:
-            gateway.process(session, inbound_id, settings)
 
 
 def _size(client: imaplib.IMAP4, uid: bytes) -> int | None:
@@ -163,12 +156,8 @@ def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def main() -> int:
-    """Poll once and process what came in — for cron: `python -m pbem.mail.imap`."""
-    from pbem.app import create_app
-    from pbem.extensions import db
-
-    app = create_app({"RATELIMIT_ENABLED": False})
+def run(app: Flask) -> int:
+    """Poll once and process what came in, for cron (`pbem imap-poll`); the exit status."""
     with app.app_context():
         try:
             ids = poll(db.session(), load(), app)
@@ -177,7 +166,3 @@ def main() -> int:
             return 1
         print(f"stored {len(ids)} message(s) from IMAP")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

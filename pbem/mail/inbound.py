@@ -20,8 +20,9 @@ from email.message import Message
 from email.parser import BytesParser
 from typing import Any, Literal
 
-from pbem.mail import tokens
 from pbem.mail.extract import body_text, count_attachments, reply_text
+from pbem.outbox import tokens
+from pbem.outbox.settings import MailSettings
 from pbem.text import one_line
 
 MAX_BYTES = 1024 * 1024  # attachments count too; the SMTP server announces the same SIZE
@@ -72,6 +73,13 @@ class MailConfig:
     # Addresses we send from (besides orders+...@domain); mail from them is a loop.
     own_addresses: frozenset[str] = frozenset()
     max_hops: int = 30  # more Received headers than this: a mail loop between servers
+
+    @classmethod
+    def of(cls, settings: MailSettings) -> MailConfig:
+        """What the parser must know, from the mail settings."""
+        return cls(domain=settings.domain, trusted_authserv_ids=settings.trusted_authserv_ids,
+                   loop_markers=frozenset({settings.loop_marker}),
+                   own_addresses=frozenset({settings.sender_address.lower()}))
 
 
 @dataclass(frozen=True)

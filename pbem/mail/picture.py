@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import State
 from pbem.games import presentation
-from pbem.mail.outbox import MailPart
+from pbem.outbox.messages import MailPart
 
 log = logging.getLogger(__name__)
 

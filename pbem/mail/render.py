@@ -12,8 +12,8 @@ from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
 from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
-from pbem.services.schedule import when
 from pbem.services.state import player_names
+from pbem.timezones import when
 
 HISTORY_LINES = 30
 IGNORED_LINES = 100  # quoted back at most; a mail's reply text is at most 32 KiB anyway

@@ -24,10 +24,11 @@ from sqlalchemy.orm import Session
 
 from pbem.mail import gateway
 from pbem.mail.extract import OrderTextError, order_lines
-from pbem.mail.inbound import MailRejected, parse_message
+from pbem.mail.inbound import MailConfig, MailRejected, parse_message
 from pbem.mail.models import REASON_MAX, InboundMessage
-from pbem.mail.settings import MailSettings, load
+from pbem.mail.store import RELEASED
 from pbem.models import EmailAddress, Game, User
+from pbem.outbox.settings import MailSettings, load
 from pbem.services.errors import NotFound
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ def held(session: Session, settings: MailSettings | None = None, limit: int = 20
 def _describe(session: Session, row: InboundMessage, settings: MailSettings) -> HeldMail:
     subject, orders, unreadable, dmarc = "", [], None, "unknown: the mail could not be read"
     try:
-        mail = parse_message(row.raw, config=settings.mail_config(),
+        mail = parse_message(row.raw, config=MailConfig.of(settings),
                              envelope_to=row.recipients if row.envelope_to is not None else None,
                              envelope_from=row.envelope_from)
         subject, dmarc = mail.subject or "", DMARC_SHOWN[mail.dmarc]
@@ -111,7 +112,7 @@ def release(session: Session, inbound_id: int, operator: str, settings: MailSett
     """Process a held message as if its DMARC check had passed (token and From are still
     checked); the message's final status.  The operator is kept in its reason and the log."""
     if not _take(session, inbound_id, status=InboundMessage.STORED, processed_at=None,
-                 reason=f"{gateway.RELEASED}{operator}"[:REASON_MAX]):
+                 reason=f"{RELEASED}{operator}"[:REASON_MAX]):
         return _status(session, inbound_id)
     log.info("inbound mail %s released by operator %s", inbound_id, operator)
     return gateway.process(session, inbound_id, settings)

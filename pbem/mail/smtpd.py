@@ -2,10 +2,10 @@
 
 For each message: the raw bytes are stored and committed (in a worker thread, off the event
 loop) before the 250 goes out; a database failure answers 451 (try again later), so the
-sending server keeps the mail.  Then the message is processed: by the Celery task
-`pbem.process_inbound` (PBEM_MAIL_PROCESS=queue), or here, in one background thread, one
-message after the other in order of arrival (inline: `make run`, tests).  In inline mode this
-process also delivers the replies when SMTP is configured.
+sending server keeps the mail.  Then one background thread hands the messages on in order of
+arrival (`gateway.start_processing`): to the Celery task `pbem.process_inbound`
+(PBEM_MAIL_PROCESS=queue), or it processes them itself (inline: `make run`, tests).  In inline
+mode this process also delivers the replies when SMTP is configured (`serve`).
 
 Only recipients at our mail domain are accepted (it is no relay); SIZE is announced and a
 message over MAX_BYTES is refused at DATA with 552.  An envelope address with a control
@@ -16,24 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 from flask import Flask
 
 from pbem.extensions import db
-from pbem.mail import gateway
+from pbem.mail import gateway, store
 from pbem.mail.inbound import MAX_BYTES, MailRejected, printable
-from pbem.mail.settings import MailSettings, load
+from pbem.outbox.delivery import deliver_pending
+from pbem.outbox.settings import MailSettings, load
 
 log = logging.getLogger(__name__)
 
-PROCESS_TASK = "pbem.process_inbound"
 MAX_RECIPIENTS = 20
 
 
@@ -45,7 +43,7 @@ class GatewayHandler:
         with app.app_context():
             self.settings = settings or load()
         self.store_pool = ThreadPoolExecutor(store_threads, thread_name_prefix="smtpd-store")
-        # One processor: messages are processed in order of arrival, and SQLite sees one writer.
+        # One thread hands messages on in order of arrival; inline, SQLite sees one writer.
         self.process_pool = ThreadPoolExecutor(1, thread_name_prefix="smtpd-process")
         self.stored = 0
         self.processed = 0
@@ -98,15 +96,12 @@ class GatewayHandler:
     def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> int:
         with self.app.app_context():
             try:
-                return gateway.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
-                                       envelope_to=rcpt_tos, settings=self.settings)
+                return store.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
+                                     envelope_to=rcpt_tos, settings=self.settings)
             finally:
                 db.session.remove()
 
     def schedule(self, inbound_id: int) -> None:
-        if self.settings.mode == "queue":
-            send_process(inbound_id, app=self.app)
-            return
         with self._idle:
             self._outstanding += 1
         self.process_pool.submit(self._process, inbound_id)
@@ -115,7 +110,7 @@ class GatewayHandler:
         try:
             with self.app.app_context():
                 try:
-                    gateway.process(db.session(), inbound_id, self.settings)
+                    gateway.start_processing(db.session(), inbound_id, self.settings, app=self.app)
                 finally:
                     db.session.remove()
             self.processed += 1
@@ -130,14 +125,13 @@ class GatewayHandler:
         """Process what was stored but never processed (a crash between 250 and processing)."""
         with self.app.app_context():
             try:
-                ids = gateway.pending(db.session(), limit=10_000)
+                ids = store.pending(db.session(), limit=10_000)
             finally:
                 db.session.remove()
         for inbound_id in ids:
             self.schedule(inbound_id)
 
     def deliver_pending(self) -> None:
-        from pbem.mail.delivery import deliver_pending
         with self.app.app_context():
             try:
                 deliver_pending(db.session(), self.settings)
@@ -156,16 +150,6 @@ class GatewayHandler:
         self.process_pool.shutdown(wait=True)
 
 
-def send_process(inbound_id: int, *, app: Any = None) -> None:
-    """Queue `pbem.process_inbound(id)`; if the broker is down the message stays stored and
-    the sweep (`pbem.process_stored_mail`) finds it."""
-    try:
-        from pbem.services.queue import QUEUE, producer
-        producer(app).send_task(PROCESS_TASK, args=[inbound_id], queue=QUEUE)
-    except Exception:  # noqa: BLE001
-        log.exception("could not queue processing of inbound mail %s; the sweep will", inbound_id)
-
-
 def controller(app: Flask, host: str | None = None, port: int | None = None,
                settings: MailSettings | None = None) -> tuple[Controller, GatewayHandler]:
     handler = GatewayHandler(app, settings)
@@ -176,13 +160,8 @@ def controller(app: Flask, host: str | None = None, port: int | None = None,
     return server, handler
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the gateway until interrupted (`pbem smtpd`).  PBEM_SMTPD_HOST / PBEM_SMTPD_PORT."""
-    from pbem.app import create_app
-
-    logging.basicConfig(level=os.environ.get("PBEM_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app({"RATELIMIT_ENABLED": False})
+def serve(app: Flask) -> int:
+    """Run the gateway for `app` until interrupted (`pbem smtpd`).  PBEM_SMTPD_HOST / PBEM_SMTPD_PORT."""
     server, handler = controller(app)
     server.start()
     log.info("pbem smtpd: listening on %s:%s for *@%s (%s processing)", server.hostname, server.port,
@@ -201,7 +180,3 @@ def main(argv: list[str] | None = None) -> int:
         server.stop()
         handler.close()
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -29,10 +29,10 @@ from markupsafe import escape
 from sqlalchemy.exc import OperationalError
 
 from pbem.extensions import db
-from pbem.mail import gateway
-from pbem.mail.delivery import read_unsubscribe_token, unsubscribe
+from pbem.mail import gateway, store
 from pbem.mail.inbound import MAX_BYTES, MailRejected
-from pbem.mail.settings import load
+from pbem.outbox.delivery import read_unsubscribe_token, unsubscribe
+from pbem.outbox.settings import load
 
 log = logging.getLogger(__name__)
 bp = Blueprint("mail", __name__, url_prefix="/mail")
@@ -77,8 +77,8 @@ def inbound() -> Any:
         return {"error": "bad signature"}, 403
     recipients = [a.strip() for a in envelope_to.split(",") if a.strip()] if envelope_to is not None else None
     try:
-        inbound_id = gateway.receive(db.session(), body, channel="webhook", envelope_from=envelope_from,
-                                     envelope_to=recipients)
+        inbound_id = store.receive(db.session(), body, channel="webhook", envelope_from=envelope_from,
+                                   envelope_to=recipients)
     except MailRejected:
         return {"error": "too large"}, 413
     _schedule(inbound_id)
@@ -86,15 +86,13 @@ def inbound() -> Any:
 
 
 def _schedule(inbound_id: int) -> None:
-    settings = load()
-    if settings.mode == "queue":
-        from pbem.mail.smtpd import send_process
-        send_process(inbound_id, app=current_app._get_current_object())  # type: ignore[attr-defined]
-    else:  # no worker: the request itself processes it (the 200 is owed only for storing)
-        try:
-            gateway.process(db.session(), inbound_id, settings)
-        except OperationalError:  # stored all the same: the sweep retries it
-            log.exception("processing inbound mail %s failed; it stays stored", inbound_id)
+    """Hand the stored message on; inline (no worker) the request itself processes it, and
+    the 200 is owed only for storing."""
+    try:
+        gateway.start_processing(db.session(), inbound_id, load(),
+                                 app=current_app._get_current_object())  # type: ignore[attr-defined]
+    except OperationalError:  # stored all the same: the sweep retries it
+        log.exception("processing inbound mail %s failed; it stays stored", inbound_id)
 
 
 _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>pbem: mail preferences</title></head>

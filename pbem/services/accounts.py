@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo, available_timezones
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from pbem.mail.outbox import send_mail
 from pbem.models import EMAIL_MAX, NAME_MAX, ApiToken, EmailAddress, EmailToken, User, now
+from pbem.outbox.messages import send_mail
 from pbem.services import links
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.locking import unit_of_work

@@ -20,7 +20,7 @@ nothing, so running it twice (a task delivered twice) is harmless.
   decision until that long after its last order, so players can still change their minds;
   `Advanced.settle_until` then says when to run again.
 - Seats that newly owe a decision, and everyone at the end, are notified in the same
-  transaction (pbem/services/notify.py: rows in the mail outbox).
+  transaction (pbem/services/announce.py: rows in the mail outbox).
 """
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
 from pbem.services.errors import StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
-from pbem.services.notify import mail_seat, notify_advanced
+from pbem.services.announce import notify_advanced
+from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 

@@ -2,7 +2,7 @@
 (docs/operations.md): the database answers, the deadline tick ran to its end lately (a tick
 that starts but breaks off does not count), and no game keeps failing in the tick.
 
-A game the tick fails on is retried on every tick (pbem/services/deadlines.py keeps the run
+A game the tick fails on is retried on every tick (pbem/services/tick.py keeps the run
 in `tick_failures`); after FAILING_TICKS failures in a row it is shown as failing here, so an
 operator hears of it from the health check, not only from a log line.
 """

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 from engine import default_game, get_game
 from engine.core import Game as GameRules, SetupError
 from pbem.games import presentation
-from pbem.mail.outbox import send_mail
+from pbem.outbox.messages import send_mail
 from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
 from pbem.services.kinds import check_bot, decision_kinds, default_hours
@@ -21,7 +21,7 @@ from pbem.services.accounts import normalize_address, owner_of
 from pbem.services.advance import MAX_SETTLE_SECONDS, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.locking import bump_version, lock_game, unit_of_work
-from pbem.services.schedule import check_policy_extras
+from pbem.services.policy import check_policy_extras
 from pbem.text import one_line
 
 MAX_HOURS = 14 * 24

@@ -33,6 +33,15 @@ def lock_game(session: Session, game_id: int) -> Game:
     return game
 
 
+def claim_game(session: Session, game_id: int) -> Game | None:
+    """The game locked for this transaction, or None if another transaction holds it
+    (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite has one write lock, taken by waiting)."""
+    if session.get_bind().dialect.name == "sqlite":
+        return lock_game(session, game_id)
+    return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
+                          .execution_options(populate_existing=True))
+
+
 def bump_version(session: Session, game: Game, **changes: Any) -> None:
     """Set `changes` and version + 1, only if nobody changed the game since we read it."""
     expected = game.version

@@ -22,9 +22,12 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from pbem.games import presentation
-from pbem.mail.outbox import send_mail
 from pbem.models import Game, Seat, User
+from pbem.outbox.delivery import RECAP
+from pbem.outbox.messages import send_mail
+from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.services import links
+from pbem.services.links import base_url
 from pbem.services.state import game_state, player_names
 from pbem.timezones import zone
 
@@ -94,9 +97,7 @@ def _footer(url: str) -> str:
 
 
 def after_advance(session: Session, game: Game, state: Any) -> None:
-    """Called by notify_advanced, before the advance commits: "each" mails."""
-    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
-    from pbem.services.notify import base_url  # notify calls this module
+    """Called by announce.notify_advanced, before the advance commits: "each" mails."""
     for seat in game.seats:
         address = _wants(seat, EACH)
         if address is None:
@@ -108,9 +109,6 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
                       + _footer(links.game(base_url(), game.id)),
                       kind=KIND, key=f"moves:{game.id}:{seat.name}:{news.start}-{news.end}",
                       reply_to=seat_reply_address(session, seat))
-
-
-RECAP = "Since your last news:"  # heads the news part of a turn mail
 
 
 def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str:
@@ -163,7 +161,6 @@ def _lock_user(session: Session, user_id: int) -> User | None:
 
 
 def _digest(session: Session, user_id: int, now: datetime) -> bool:
-    from pbem.services.notify import base_url  # notify imports this module
     user = _lock_user(session, user_id)
     if user is None or not digest_due(user, now):
         session.rollback()

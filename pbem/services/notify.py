@@ -1,58 +1,54 @@
-"""What an advance tells the players: mails queued in the outbox, in the advance's own
-transaction, so a notification exists exactly when the change it announces was committed.
+"""Notifications: mails queued in the outbox, in the transaction of the change they announce,
+so a notification exists exactly when that change was committed.
 
-- "turn": a person who newly owes a decision (and wants turn mails) is told which one.  After
-  a backlog only the newest turn mail of a game goes out (delivery withholds the older ones).
-- "result": when the game ends, every person in it (who wants results) gets the result; with
-  report mail on, the final report is that mail (this one is its fallback).
-- `mail_seat`: every other notification about a game (reminders, missed deadlines, the host's
-  controls, replacements, queued turns refused): keyed per game, event and recipient's seat,
-  with the seat's reply address.
+- `mail_user`: a mail to a person's primary address, unless they turned that kind of mail off.
+- `mail_seat`: every notification about a game that is not a turn or result mail (reminders,
+  missed deadlines, the host's controls, replacements, queued turns refused): keyed per game,
+  event and recipient's seat, with the seat's reply address.
+- "turn" (`queue_turn_mail`): a person who newly owes a decision (and wants turn mails) is
+  told which one.  After a backlog only the newest turn mail of a game goes out (delivery
+  withholds the older ones).
+- "result" (`queue_result_mail`): when the game ends, every person in it (who wants results)
+  gets the result.
 
 Mails are built from public facts (the kind of decision, the published result), never from
-the full state.  Richer turn reports and age reports are rendered elsewhere (pbem/reports/);
-the outbox is delivered by its own worker.
+the full state.  What an advance owes its players is in pbem/services/announce.py; richer
+turn reports and age reports are rendered elsewhere (pbem/services/report_mail.py); the
+outbox is delivered by its own worker.
 """
 from __future__ import annotations
 
-import os
-from typing import Any, Iterable
+from typing import Any
 
-from flask import current_app, has_app_context
 from sqlalchemy.orm import Session
 
-from pbem.mail.outbox import queued, send_mail
 from pbem.models import Game, Seat, User
-from pbem.services import kinds, links, moves_mail, report_mail
-from pbem.services.schedule import mail_user
+from pbem.outbox.delivery import PREFERENCES
+from pbem.outbox.messages import queued, send_mail
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.services import kinds, links, moves_mail
+from pbem.services.links import base_url
 
-def base_url() -> str:
-    """The public address for links: the app's setting, else the environment's."""
-    if has_app_context():
-        return str(current_app.config["PBEM_BASE_URL"])
-    return os.environ.get("PBEM_BASE_URL", "http://127.0.0.1:5000").rstrip("/")
+
+def mail_user(session: Session, user: User | None, subject: str, body: str, *, kind: str,
+              key: str | None = None, reply_to: str | None = None) -> bool:
+    """Queue a mail to a person's primary address, unless they turned this kind of mail off
+    (the preference its List-Unsubscribe link sets).  Mails about a game and a seat go through
+    `mail_seat`, which adds the idempotency key and the seat's reply address."""
+    address = user.primary_address if user is not None else None
+    if not address or not wants(user, kind):
+        return False
+    send_mail(session, address, subject, body, kind=kind, key=key, reply_to=reply_to)
+    return True
+
+
+def wants(user: User, kind: str) -> bool:
+    preference = PREFERENCES.get(kind)
+    return preference is None or getattr(user, preference) not in (False, "off")
 
 
 def turn_subject(game: Game) -> str:
     return f"Your turn in {game.title} (game {game.id})"
-
-
-def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat],
-                    milestones_before: int | None = None) -> None:
-    """Queue the mails an advance owes its players (called before the advance commits).
-    `milestones_before`: how many phases the game had completed before the advance; the
-    phases completed since get their reports and notices (pbem/services/report_mail.py)."""
-    moves_mail.after_advance(session, game, state)  # opponents' moves, for "each" readers
-    newly_waiting = list(newly_waiting)
-    # A report or notice of this moment tells these seats it is their turn: one mail, not two.
-    told = (report_mail.record_jobs(session, game, state, milestones_before, newly_waiting)
-            if milestones_before is not None else set())
-    if state.is_over():
-        _results(session, game, state)
-        return
-    for seat in newly_waiting:
-        if seat.name not in told:
-            queue_turn_mail(session, game, state, seat)
 
 
 def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: int | None = None) -> None:
@@ -68,7 +64,6 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     if queued(session, key):  # asked before the news below is claimed for this mail
         return
     url = links.game(base_url(), game.id)
-    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     # Replies go to the seat's own token address; one mail per seat and decision.
     send_mail(session, address, turn_subject(game),
               f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\nOpen the game:\n{url}\n\n"
@@ -88,19 +83,9 @@ def mail_seat(session: Session, game: Game, user: User | None, event: str, subje
     if user is None:
         return False
     seat = next((s for s in game.seats if s.user_id == user.id and s.name), None)
-    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     return mail_user(session, user, subject, body, kind=kind,
                      key=f"{kind}:{game.id}:{event}:{seat.name if seat else f'user{user.id}'}",
                      reply_to=seat_reply_address(session, seat) if seat else None)
-
-
-def _results(session: Session, game: Game, state: Any) -> None:
-    # With report mail on, the final report is the game-over mail of those who want results
-    # (its worker falls back to the plain one for a seat it cannot render).
-    final = report_mail.final_report_owed(session, game.id, state)
-    for seat in game.seats:
-        if not (final and report_mail.wants_results(seat)):
-            queue_result_mail(session, game, state, seat)
 
 
 def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> None:
@@ -116,6 +101,5 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.name}",
               reply_to=seat_reply_address(session, seat))  # HISTORY, BOARD still answer after the end

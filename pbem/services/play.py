@@ -1,9 +1,9 @@
 """Playing: the one path for an order, and what each reader may see of a game.
 
 An order goes: text -> the engine's parser -> a check on a copy of the current state ->
-committed as pending -> acknowledged with its canonical text -> `advance` applies it: a
-worker does, queued once the order is committed (PBEM_ADVANCE=queue), or the submitting
-request itself (PBEM_ADVANCE=inline).
+committed as pending -> acknowledged with its canonical text -> `advance` applies it
+(`request_advance`, pbem/services/dispatch.py): a worker does, queued once the order is
+committed (PBEM_ADVANCE=queue), or the submitting request itself (PBEM_ADVANCE=inline).
 Every answer about a game is built from the engine's view for the reader's seat (or the
 public view), never from the state itself; the order log and seed only leave the service
 in the record of a finished game.
@@ -19,11 +19,10 @@ from sqlalchemy.orm import Session
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
-from pbem.services.advance import advance
-from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected, StaleGame
+from pbem.services.dispatch import request_advance
+from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected
 from pbem.services.locking import lock_game, unit_of_work
-from pbem.services.queue import advance_mode, request_advance
-from pbem.services.schedule import seat_acted
+from pbem.services.takeover import seat_acted
 from pbem.services.state import game_state, log_lines, record
 
 MAX_SUBMISSION = 10_000  # characters; far more than any legal submission
@@ -95,13 +94,8 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     session.flush()
     ids = [row.id for row in rows]
     session.commit()  # committed before acknowledged
-    if advance_mode() == "queue":
-        request_advance(session, game_id)  # sent now, after the commit: the worker sees the order
+    if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
         return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True))
-    try:
-        advance(session, game_id, settle=False)  # inline: no worker would come back after a window
-    except StaleGame:
-        session.rollback()  # others kept changing the game; their advance applies these orders
     still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
     pending = [line for line, row_id in zip(canonical, ids, strict=True) if row_id in still]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))

@@ -30,13 +30,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine.core import Milestone
-from pbem.mail.outbox import MailPart, queued, send_mail
 from pbem.models import Game, ReportJob, Seat, now
+from pbem.outbox.messages import MailPart, queued, send_mail
+from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.reports import content
 from pbem.reports.render import render_report
 from pbem.reports.safety import bounded
-from pbem.services import links
+from pbem.services import links, notify
+from pbem.services.links import base_url
 from pbem.services.state import game_state, log_lines, record
+from pbem.tasks import REPORT_QUEUE, after_commit, producer
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,6 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
 
 
 def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
-    from pbem.services.queue import after_commit
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     queued = mode() == "queue"
     bind = session.get_bind()
@@ -114,7 +116,6 @@ def _dispatch_after_commit(session: Session, rows: list[ReportJob]) -> None:
 def send_render(job_id: int, *, app: Any = None) -> None:
     """Send `pbem.render_reports(job_id)`; a broker that is down loses nothing (the sweep)."""
     try:
-        from pbem.services.queue import REPORT_QUEUE, producer
         producer(app).send_task(RENDER_TASK, args=[job_id], queue=REPORT_QUEUE)
     except Exception:  # noqa: BLE001
         log.exception("could not queue report job %s; the sweep will", job_id)
@@ -190,7 +191,6 @@ def give_up(session: Session, job_id: int) -> list[str]:
     """Mark the job done; each seat still without its mail gets the plain mail this one stood
     in for: the turn mail if the job told it "your turn" and it still owes a decision, the
     game-over mail if it was the final report.  Returns those seats."""
-    from pbem.services import notify  # notify imports this module
     job = session.get(ReportJob, job_id, populate_existing=True)
     assert job is not None
     game = session.get(Game, job.game_id)
@@ -215,7 +215,6 @@ def give_up(session: Session, job_id: int) -> list[str]:
 
 def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
     """What one seat's render needs, read from the database beforehand as plain values."""
-    from pbem.services.notify import base_url  # notify imports this module
     user = seat.user
     assert user is not None and seat.name is not None
     base = base_url()
@@ -250,7 +249,6 @@ def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, An
 
 
 def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str, mail: dict[str, Any]) -> str:
-    from pbem.mail.gateway import seat_reply_address  # the gateway imports the services
     if queued(session, key):  # another run queued it while this one rendered (send_mail would return it)
         session.rollback()
         return "skipped"

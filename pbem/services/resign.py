@@ -1,5 +1,5 @@
 """Resigning: a person gives up their seat for the rest of the game; a bot takes it over
-(the game's default bot), so the others play on.  Mail `RESIGN CONFIRM` (pbem/mail/gateway.py)
+(the game's default bot), so the others play on.  Mail `RESIGN CONFIRM` (pbem/mail/execute.py)
 calls it; it is final."""
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from engine import get_game
-from pbem.mail.models import SeatToken
 from pbem.models import Game, Seat, User
+from pbem.outbox.models import SeatToken
 from pbem.services.advance import advance
 from pbem.services.errors import Conflict
-from pbem.services.deadlines import clear_seat, rename_seat
+from pbem.services.events import log_event
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
-from pbem.services.schedule import log_event, policy_from
+from pbem.services.policy import policy_from
+from pbem.services.takeover import clear_seat, rename_seat
 
 @unit_of_work
 def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Seat:

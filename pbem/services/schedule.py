@@ -1,4 +1,4 @@
-"""Deadlines of the current decision: the policy, who owes what, and when it is due.
+"""Deadlines of the current decision: who owes what, and when it is due.
 
 `schedule(session, game, now, state)` runs inside `advance()` (and after every change the
 host or a vacation makes): when the game's decision changed it starts a new deadline,
@@ -10,7 +10,8 @@ around by hand:
 
 where `decision_at` is when the decision began, `extended_hours` the host's extensions of
 this decision and `deadline_delay` the seconds added by pauses, outages and the "wait"
-policy's re-arming.  The tick (pbem/services/deadlines.py) acts on `games.deadline_at`.
+policy's re-arming; `hours[kind]` and the vacation rule are the game's deadline policy
+(pbem/services/policy.py).  The tick (pbem/services/tick.py) acts on `games.deadline_at`.
 
 "Owing" means: a person's seat the engine waits for, with no committed (pending) order.
 A pending order counts as acted, whether or not anyone confirmed anything.
@@ -19,80 +20,22 @@ This module imports nothing that imports `advance`, so `advance` can call it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable
-from zoneinfo import ZoneInfo
+import math
+from datetime import datetime, timedelta
+from typing import Iterable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
-from pbem.mail.delivery import PREFERENCES
-from pbem.mail.outbox import send_mail
-from pbem.models import ORDER_MAX, Game, GameEvent, PendingOrder, Seat, User, Vacation
-from pbem.services.errors import Invalid
-from pbem.services.locking import lock_game
-from pbem.timezones import zone
-
-# ---- policy ---------------------------------------------------------------------------------
-
-DEFAULT_BOTS = ("heuristic", "minimal")  # what plays a missed decision (on_missed "bot")
-VACATION_RULES = ("stretch", "bot")
-REPLACE_AFTER = 3  # missed deadlines in a row before the seat is offered to a replacement
-REPLACE_AFTER_RANGE = (1, 10)
-POLICY_DEFAULTS: dict[str, Any] = {"default": "heuristic", "replace_after": REPLACE_AFTER,
-                                   "abandoned": "heuristic", "vacation": "stretch"}
+from pbem.models import Game, PendingOrder, Seat, Vacation
+from pbem.services.policy import policy_of
 
 # Reminders, in hours before the deadline; each only when the decision's whole window is
 # at least twice as long (no "24 hours left" for a 24-hour turn: it would come at its start).
 REMINDER_HOURS = (24, 2)
 # A vacation stretches a deadline by at most this much (the longest vacation).
 MAX_STRETCH = timedelta(days=14)
-
-
-@dataclass(frozen=True)
-class Policy:
-    hours: dict[str, int | None]
-    on_missed: str  # "bot": the default plays a missed decision; "wait": remind and re-arm
-    default: str  # which bot plays a missed decision: "heuristic" or "minimal"
-    replace_after: int
-    abandoned: str  # which bot plays a seat offered to a replacement until someone takes it
-    vacation: str  # "stretch": deadlines wait for the vacation's end; "bot": the default plays
-
-    def hours_for(self, kind: str) -> int | None:
-        return self.hours.get(kind)
-
-
-def policy_of(game: Game) -> Policy:
-    """The game's deadline policy with the defaults filled in (games keep what was given)."""
-    return policy_from(game.deadline_policy)
-
-
-def policy_from(stored: dict[str, Any] | None) -> Policy:
-    stored = {**POLICY_DEFAULTS, **(stored or {})}
-    return Policy(hours=dict(stored.get("hours") or {}), on_missed=stored.get("on_missed", "bot"),
-                  default=stored["default"], replace_after=int(stored["replace_after"]),
-                  abandoned=stored["abandoned"], vacation=stored["vacation"])
-
-
-def check_policy_extras(data: dict[str, Any]) -> dict[str, Any]:
-    """Validate (and take out of `data`) the settings beyond hours and on_missed."""
-    out: dict[str, Any] = {}
-    for key, allowed in (("default", DEFAULT_BOTS), ("abandoned", DEFAULT_BOTS),
-                         ("vacation", VACATION_RULES)):
-        if key in data:
-            value = data.pop(key)
-            if value not in allowed:
-                raise Invalid(f"{key} must be one of {', '.join(allowed)}")
-            out[key] = value
-    if "replace_after" in data:
-        value = data.pop("replace_after")
-        low, high = REPLACE_AFTER_RANGE
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise Invalid(f"replace_after must be {low} to {high} missed deadlines in a row")
-        out["replace_after"] = value
-    return out
 
 
 # ---- who owes the current decision ------------------------------------------------------------
@@ -184,62 +127,6 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
     return before != (game.deadline_at, game.decision_seq)
 
 
-# ---- small shared pieces --------------------------------------------------------------------------
-
-def claim_game(session: Session, game_id: int) -> Game | None:
-    """The game locked for this transaction, or None if another transaction holds it
-    (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite has one write lock, taken by waiting)."""
-    if session.get_bind().dialect.name == "sqlite":
-        return lock_game(session, game_id)
-    return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
-                          .execution_options(populate_existing=True))
-
-
-def seat_acted(seat: Seat) -> None:
-    """The seat's person gave an order of their own: the run of missed deadlines ends, and a
-    seat offered to a replacement is theirs again."""
-    seat.missed_in_row = 0
-    if seat.stand_in_reason == "abandoned":
-        seat.stand_in = seat.stand_in_reason = None
-        seat.replacement_offered_at = None
-
-
-def log_event(session: Session, game: Game, kind: str, text: str, at: datetime, *,
-              seat: str | None = None, user_id: int | None = None, hours: int | None = None) -> GameEvent:
-    event = GameEvent(game_id=game.id, at=at, kind=kind, seat=seat, user_id=user_id, hours=hours,
-                      decision_seq=game.decision_seq, text=text[:ORDER_MAX])
-    session.add(event)
-    return event
-
-
-def zone_of(user: User | None) -> ZoneInfo:
-    return zone(user.time_zone if user is not None else None)
-
-
-def when(moment: datetime | None, user: User | None) -> str:
-    """A time for a reader: in their time zone, with the zone named ("Tue 3 Dec 2026 18:00 CET")."""
-    if moment is None:
-        return "no deadline"
-    local = moment.astimezone(zone_of(user))
-    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname() or ''}".rstrip()
-
-
-def iso_utc(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.astimezone(timezone.utc).isoformat(timespec="seconds")
-
-
-def mail_user(session: Session, user: User | None, subject: str, body: str, *, kind: str,
-              key: str | None = None, reply_to: str | None = None) -> bool:
-    """Queue a mail to a person's primary address, unless they turned this kind of mail off
-    (the preference its List-Unsubscribe link sets).  Mails about a game and a seat go through
-    `notify.mail_seat`, which adds the idempotency key and the seat's reply address."""
-    address = user.primary_address if user is not None else None
-    if not address or not wants(user, kind):
-        return False
-    send_mail(session, address, subject, body, kind=kind, key=key, reply_to=reply_to)
-    return True
-
-
-def wants(user: User, kind: str) -> bool:
-    preference = PREFERENCES.get(kind)
-    return preference is None or getattr(user, preference) not in (False, "off")
+def whole_seconds(span: timedelta) -> int:
+    """Whole seconds, rounded up, for `deadline_delay`: a delay never ends early."""
+    return math.ceil(span.total_seconds())

@@ -27,8 +27,8 @@ from pbem.services.errors import Conflict, Invalid, NotFound, OrderRejected
 from pbem.services.kinds import decision_kinds
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
-from pbem.services.queue import request_advance
-from pbem.services.schedule import seat_acted
+from pbem.services.dispatch import request_advance
+from pbem.services.takeover import seat_acted
 from pbem.services.state import game_state
 
 MAX_QUEUE = 20  # more than any seat's turns in one round of the games so far

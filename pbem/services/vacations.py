@@ -23,9 +23,13 @@ from sqlalchemy.orm import Session
 from pbem.models import Game, Seat, User, Vacation
 from pbem.services.advance import advance
 from pbem.services.errors import Conflict, Invalid, NotFound, StaleGame
-from pbem.services.locking import bump_version, lock_game, unit_of_work
-from pbem.services.schedule import claim_game, log_event, mail_user, policy_from, schedule, when, zone_of
+from pbem.services.events import log_event
+from pbem.services.locking import bump_version, claim_game, lock_game, unit_of_work
+from pbem.services.notify import mail_user
+from pbem.services.policy import policy_from
+from pbem.services.schedule import schedule
 from pbem.services.state import game_state
+from pbem.timezones import when, zone_of
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from flask import Flask, current_app, flash, g, make_response, redirect, render_
 
 from pbem.models import User
 from pbem.services.errors import ServiceError
-from pbem.services.schedule import when, zone_of
+from pbem.timezones import when, zone_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -11,8 +11,9 @@ from flask import Blueprint, Response, abort, current_app, render_template, url_
 from sqlalchemy import func, select
 
 from pbem.extensions import db
-from pbem.mail.models import MailDelivery, OutboxPart
-from pbem.mail.outbox import parts_of, recent
+from pbem.outbox.delivery import parts_of
+from pbem.outbox.messages import recent
+from pbem.outbox.models import MailDelivery, OutboxPart
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
 # The stored HTML is ours, but shown as a page it may run nothing and load only its pictures.

@@ -16,7 +16,7 @@ from engine import get_game
 from engine.core import OrderError, State
 from pbem.extensions import db, limiter
 from pbem.games import Presentation, presentation
-from pbem.mail import seat_address
+from pbem.services import seat_address
 from pbem.models import Game, now
 from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
 from pbem.services.errors import OrderRejected

@@ -13,7 +13,7 @@ from pbem.games import presentation
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
-from pbem.services.schedule import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.text import option_value
 from pbem.web import back, current_user, login_required, signed_in
 

@@ -12,7 +12,7 @@ from pbem.extensions import db, limiter
 from pbem.mail import review
 from pbem.services import health
 from pbem.services.errors import Forbidden
-from pbem.services.queue import TICK_SECONDS
+from pbem.services.dispatch import TICK_SECONDS
 from pbem.web import login_required, signed_in
 
 bp = Blueprint("ops", __name__)

@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, url_for
 
 from pbem.extensions import db
-from pbem.mail import seat_address
+from pbem.services import seat_address
 from pbem.web import back, login_required, signed_in
 
 bp = Blueprint("reply_address", __name__, url_prefix="/games")

@@ -14,10 +14,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from pbem.games.aztlan.sentences import describe_all
-from pbem.mail.delivery import build
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.models import MailDelivery
-from pbem.mail.settings import load
+from pbem.outbox.delivery import build
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.models import MailDelivery
+from pbem.outbox.settings import load
 from pbem.models import Seat, User
 from pbem.services import accounts, advance, play
 from pbem.services.errors import Invalid

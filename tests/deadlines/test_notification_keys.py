@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy import update
 
-from pbem.mail.delivery import build
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.models import MailDelivery
-from pbem.mail.settings import load
+from pbem.outbox.delivery import build
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.models import MailDelivery
+from pbem.outbox.settings import load
 from pbem.models import Game, OutboxMessage, User
 from pbem.services import accounts, deadlines, lobby, turn_queue
 from deadline_helpers import HOUR, SECOND, fresh, mails, make_user, play_own, policy_game, seat_of, tick, two_humans

@@ -99,7 +99,7 @@ def test_a_tick_that_breaks_off_every_time_is_not_taken_for_a_live_one(app, sess
 
     import pytest
 
-    from pbem.services import deadlines
+    from pbem.services import tick as tick_module
     from pbem.services.health import check
 
     now = datetime.now(timezone.utc)
@@ -108,7 +108,7 @@ def test_a_tick_that_breaks_off_every_time_is_not_taken_for_a_live_one(app, sess
 
     def broken(*_args):
         raise RuntimeError("digests broken")
-    monkeypatch.setattr(deadlines, "send_digests", broken)
+    monkeypatch.setattr(tick_module, "send_digests", broken)
     for step in range(1, 6):
         with pytest.raises(RuntimeError):
             tick(session, now + step * 30 * SECOND)

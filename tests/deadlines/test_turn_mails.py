@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from deadline_helpers import decisions, fresh, log, mails, owes, play_own, policy_game, seat_of, two_humans
-from pbem.mail.outbox import queued, send_mail
+from pbem.outbox.messages import queued, send_mail
 from pbem.services import moves_mail, play
 from pbem.services.notify import queue_turn_mail
 from pbem.services.state import game_state

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from pbem.models import Game, User
 from pbem.services import accounts, deadlines
-from pbem.services.schedule import iso_utc, when
+from pbem.timezones import iso_utc, when
 from deadline_helpers import (SECOND, events, fresh, make_user, policy_game, seat_of, tick, two_humans,
                               until_owes)
 from service_helpers import form_with, forms, submit, web_sign_in

@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.mail.marker import with_marker
+from pbem.outbox.marker import with_marker
 from pbem.mail.models import InboundMessage
 from pbem.models import Game, OrderLogEntry, OutboxMessage, PendingOrder
 
@@ -110,7 +110,7 @@ def body(message: Message) -> str:
     payload = (part or message).get_payload(decode=True)
     text = payload.decode("utf-8") if isinstance(payload, bytes) else str(message.get_payload())
     text = text.replace("\r\n", "\n")
-    # What we said, under the line every repliable mail starts with (pbem/mail/marker.py).
+    # What we said, under the line every repliable mail starts with (pbem/outbox/marker.py).
     return text.removeprefix(with_marker(""))
 
 

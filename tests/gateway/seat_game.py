@@ -7,8 +7,8 @@ from typing import Any, Mapping
 
 from sqlalchemy.orm import Session
 
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.settings import load
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.settings import load
 from pbem.services import lobby
 from pbem.services.state import game_state
 from service_helpers import make_game, make_user

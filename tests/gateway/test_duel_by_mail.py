@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import body, mail_and_wait, snapshot
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.settings import load
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.settings import load
 from pbem.models import Game
 from pbem.services import lobby
 from service_helpers import make_game, make_user

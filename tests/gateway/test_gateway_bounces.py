@@ -20,11 +20,12 @@ from sqlalchemy.orm import Session
 from gateway_helpers import compose, inbound_rows, send
 from imap_server import Dovecot, dovecot, dovecot_server  # noqa: F401 - fixtures
 from pbem.mail.bounces import NOTICE_KIND, read_report
-from pbem.mail.gateway import seat_reply_address
+from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.mail.imap import poll
 from pbem.mail.inbound import parse_structure
-from pbem.mail.models import InboundMessage, MailDelivery
-from pbem.mail.settings import load
+from pbem.mail.models import InboundMessage
+from pbem.outbox.models import MailDelivery
+from pbem.outbox.settings import load
 from pbem.models import EmailAddress, OutboxMessage
 from pbem.services import lobby
 from seat_game import ANA, ana_game

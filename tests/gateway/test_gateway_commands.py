@@ -9,11 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gateway_helpers import WEBHOOK_SECRET, body, compose, inbound_rows, send, snapshot
-from pbem.mail.delivery import deliver, unsubscribe_token
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.models import MailDelivery
-from pbem.mail.outbox import send_mail
-from pbem.mail.settings import load
+from pbem.outbox.delivery import deliver, unsubscribe_token
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.models import MailDelivery
+from pbem.outbox.messages import send_mail
+from pbem.outbox.settings import load
 from pbem.mail.webhook import signature
 from pbem.models import Game, OutboxMessage, User
 from pbem.services.moves_mail import RECAP

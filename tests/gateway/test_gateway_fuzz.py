@@ -24,7 +24,7 @@ from engine.aztlan.bots import make_bot
 from engine.aztlan.orders import to_text
 from gateway_helpers import DOMAIN, TRUSTED, inbound_rows
 from pbem.mail.models import InboundMessage
-from pbem.mail.tokens import new_token, reply_address
+from pbem.outbox.tokens import new_token, reply_address
 from pbem.models import Game, OrderLogEntry
 from pbem.services.state import game_state
 from seat_game import ANA, BO, ana_game

@@ -10,10 +10,10 @@ from sqlalchemy.orm import Session
 from engine.aztlan.bots import make_bot
 from engine.aztlan.orders import to_text
 from gateway_helpers import DOMAIN, body, compose, send, snapshot
-from pbem.mail.delivery import deliver_pending
-from pbem.mail.gateway import seat_reply_address
+from pbem.outbox.delivery import deliver_pending
+from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.mail.models import InboundMessage
-from pbem.mail.settings import load
+from pbem.outbox.settings import load
 from pbem.models import Game, Seat
 from pbem.services.state import game_state
 from service_helpers import make_game, make_user

@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import DOMAIN, body, fail_once, free_port, inbound_rows, outbox_count, send, snapshot
-from pbem.mail import gateway as gateway_module
-from pbem.mail.gateway import QUIET_KIND, UNKNOWN_KIND
+from pbem.mail import replies
+from pbem.mail.replies import QUIET_KIND, UNKNOWN_KIND
 from pbem.mail.inbound import printable
-from pbem.mail.settings import load
+from pbem.outbox.settings import load
 from pbem.mail.smtpd import controller
-from pbem.mail.tokens import new_token, reply_address
+from pbem.outbox.tokens import new_token, reply_address
 from seat_game import ANA, BO, ana_and_bo_game, ana_game
 
 MALLORY = "mallory@evil.example"
@@ -127,7 +127,7 @@ def test_an_error_on_unauthenticated_mail_rejects_it_instead_of_holding_it(table
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Anyone can send it, and an operator's release would only refuse it again: the review
     queue is for mail that authenticated as a seat's player (or failed DMARC)."""
-    calls = fail_once(monkeypatch, gateway_module, "_unknown_sender", RuntimeError("a bug"))
+    calls = fail_once(monkeypatch, replies, "unknown_sender", RuntimeError("a bug"))
     wrong = reply_address(new_token(), domain=DOMAIN)
     send(gateway.port, raw_mail(_headers(wrong), "card 5"), ANA, wrong)
     assert gateway.handler.wait_idle(30)

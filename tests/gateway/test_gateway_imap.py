@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session
 
 from gateway_helpers import compose, inbound_rows, snapshot
 from imap_server import PASSWORD, Dovecot, dovecot, dovecot_server  # noqa: F401 - fixtures
-from pbem.mail import gateway
+from pbem.mail import gateway, replies
 from pbem.mail.imap import ImapError, poll, poll_once
 from pbem.mail.inbound import MAX_BYTES
-from pbem.mail.settings import MailSettings, load
+from pbem.outbox.settings import MailSettings, load
 from pbem.models import OrderLogEntry, OutboxMessage
 from seat_game import ANA, ana_game
 
@@ -42,7 +42,7 @@ def _orders(session: Session, table: dict[str, Any]) -> list[str]:
 
 def _replies(session: Session) -> int:
     return int(session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.to_address == ANA, OutboxMessage.kind == gateway.REPLY_KIND)) or 0)
+        OutboxMessage.to_address == ANA, OutboxMessage.kind == replies.REPLY_KIND)) or 0)
 
 
 def test_appended_mail_becomes_orders_once(app: Any, session: Session, table: dict[str, Any],
@@ -158,7 +158,7 @@ def test_html_only_and_base64_mail_over_imap(app: Any, session: Session, table: 
 def test_what_was_stored_before_the_connection_dropped_is_processed(
         app: Any, session: Session, table: dict[str, Any], dovecot: Dovecot,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """As from cron (`python -m pbem.mail.imap`), where no sweep would find it later."""
+    """As from cron (`pbem imap-poll`), where no sweep would find it later."""
     first, _ = compose(ANA, table["address"], table["order"])
     second, _ = compose(ANA, table["address"], "STATUS")
     dovecot.append(first)

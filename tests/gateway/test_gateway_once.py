@@ -13,10 +13,11 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from gateway_helpers import compose, fail_once, inbound_rows, snapshot
+from pbem.mail import execute, replies, store
 from pbem.mail import gateway as gw
 from pbem.mail import render, review
 from pbem.mail.models import InboundMessage
-from pbem.mail.settings import load
+from pbem.outbox.settings import load
 from pbem.models import OutboxMessage, PendingOrder, Vacation, now
 from pbem.services import play
 from seat_game import ANA, ana_and_bo_game, ana_game
@@ -30,12 +31,12 @@ def table(app: Any, session: Session) -> dict[str, Any]:
 def _store(app: Any, session: Session, table: dict[str, Any], text: str) -> int:
     raw, _ = compose(ANA, table["address"], text)
     with app.app_context():
-        return gw.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[table["address"]])
+        return store.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[table["address"]])
 
 
 def _replies(session: Session) -> list[str]:
     session.expire_all()
-    return list(session.scalars(select(OutboxMessage.body).where(OutboxMessage.kind == gw.REPLY_KIND)))
+    return list(session.scalars(select(OutboxMessage.body).where(OutboxMessage.kind == replies.REPLY_KIND)))
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def _row(session: Session, inbound_id: int) -> Any:
 
 def test_a_database_error_leaves_the_mail_stored_for_a_retry(app: Any, table: dict[str, Any], session: Session,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    fail_once(monkeypatch, gw, "_act", OperationalError("SELECT 1", {}, Exception("server closed the connection")))
+    fail_once(monkeypatch, execute, "act", OperationalError("SELECT 1", {}, Exception("server closed the connection")))
     settings = load(app.config)
     inbound_id = _store(app, session, table, table["order"])
     with pytest.raises(OperationalError):  # the task's autoretry sees it
@@ -76,7 +77,7 @@ def test_a_database_error_leaves_the_mail_stored_for_a_retry(app: Any, table: di
 def test_orders_go_in_once_when_the_process_dies_before_the_mail_is_marked(
         app: Any, table: dict[str, Any], session: Session, submissions: list[int],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    fail_once(monkeypatch, gw, "_reply", _Died())
+    fail_once(monkeypatch, replies, "reply", _Died())
     settings = load(app.config)
     inbound_id = _store(app, session, table, table["order"])
     with pytest.raises(_Died):
@@ -84,9 +85,9 @@ def test_orders_go_in_once_when_the_process_dies_before_the_mail_is_marked(
     session.rollback()
     applied = snapshot(session, table["game_id"])
     assert (table["seat"], table["order"]) in [entry[1:] for entry in applied["log"]] + applied["pending"]
-    session.execute(update(InboundMessage).values(processed_at=now() - 2 * gw.PROCESS_LEASE))
+    session.execute(update(InboundMessage).values(processed_at=now() - 2 * store.PROCESS_LEASE))
     session.commit()
-    assert gw.pending(session) == [inbound_id]  # the sweep finds it after the lease
+    assert store.pending(session) == [inbound_id]  # the sweep finds it after the lease
     assert gw.process(session, inbound_id, settings) == "processed"
     assert snapshot(session, table["game_id"]) == applied and len(submissions) == 1
     [reply] = _replies(session)
@@ -158,13 +159,13 @@ def test_a_mail_whose_earlier_one_finished_while_it_chose_to_wait_goes_on_by_its
     settings = load(app.config)
     assert gw.process(session, _store(app, session, two_players, f"card {first_card}"), settings) == "processed"
     correction = _store(app, session, two_players, f"card {second_card}")
-    real, calls = gw._waits_for_earlier, []
+    real, calls = store.waits_for_earlier, []
 
     def saw_it_unprocessed_once(*args: Any) -> bool:
         calls.append(1)
         return len(calls) == 1 or real(*args)
 
-    monkeypatch.setattr(gw, "_waits_for_earlier", saw_it_unprocessed_once)
+    monkeypatch.setattr(store, "waits_for_earlier", saw_it_unprocessed_once)
     assert gw.process(session, correction, settings) == "processed"
     pending = session.scalars(select(PendingOrder.text).where(PendingOrder.seat == two_players["seat"]))
     assert list(pending) == [f"card {second_card}"]

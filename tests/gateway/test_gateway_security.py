@@ -10,11 +10,12 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import DOMAIN, TRUSTED, body, compose, inbound_rows, outbox_count, send, snapshot
-from pbem.mail.gateway import UNKNOWN_KIND, seat_reply_address
+from pbem.mail.replies import UNKNOWN_KIND
+from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.mail.inbound import MAX_BYTES
 from pbem.mail.models import InboundMessage
-from pbem.mail.settings import load
-from pbem.mail.tokens import new_token, reply_address
+from pbem.outbox.settings import load
+from pbem.outbox.tokens import new_token, reply_address
 from pbem.models import Game, Seat
 from pbem.services.state import game_state
 from service_helpers import make_game, make_user
@@ -179,11 +180,12 @@ def test_rate_limit_counts_only_mail_that_failed_authentication(app: Any, table:
     from dataclasses import replace
 
     from pbem.mail import gateway as gw
+    from pbem.mail import store
     settings = replace(load(app.config), rate_per_hour=2)
 
     def mail(to: str, minute: int, **headers: str) -> str:
         raw, _ = compose(ANA, to, "STATUS", headers={"Date": f"Mon, 1 Jan 2029 10:{minute:02}:00 +0000", **headers})
-        inbound_id = gw.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[to])
+        inbound_id = store.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[to])
         return gw.process(session, inbound_id, settings)
 
     wrong = reply_address(new_token(), domain=DOMAIN)

@@ -1,4 +1,4 @@
-"""Replacing a leaked reply address (pbem/mail/seat_address.py) from the game page and the
+"""Replacing a leaked reply address (pbem/services/seat_address.py) from the game page and the
 API: only the seat's player may, the old address is then refused with one short answer and
 nothing changed, and the new one takes orders.  Mail goes over real SMTP both ways."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gateway_helpers import DOMAIN, body, inbound_rows, mail_and_wait, snapshot
-from pbem.mail.gateway import seat_reply_address
-from pbem.mail.models import SeatToken
-from pbem.mail.settings import load
-from pbem.mail.tokens import reply_address
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.models import SeatToken
+from pbem.outbox.settings import load
+from pbem.outbox.tokens import reply_address
 from pbem.services import accounts, lobby
 from pbem.services.state import game_state
 from service_helpers import form_with, make_game, make_user, web_sign_in

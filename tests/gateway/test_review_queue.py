@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import TRUSTED, body, fail_once, inbound_rows, mail_and_wait, snapshot
-from pbem.mail import gateway as gateway_module
+from pbem.mail import execute
+from pbem.outbox.seat_tokens import replace_token
 from seat_game import ana_and_bo_game
 from service_helpers import form_with, make_user, web_sign_in
 
@@ -129,7 +130,7 @@ def test_a_mail_held_after_an_error_is_carried_out_when_released(app: Any, table
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The first attempt claims the Message-ID and then fails; releasing it must not take the
     mail's own claim for a replay."""
-    fail_once(monkeypatch, gateway_module, "_act", RuntimeError("a bug while carrying out the orders"))
+    fail_once(monkeypatch, execute, "act", RuntimeError("a bug while carrying out the orders"))
     before = snapshot(session, table["game_id"])
     message_id = mail_and_wait(gateway, ANA, table["address"], table["order"], headers=GENUINE)
     row = inbound_rows(session)[-1]
@@ -155,7 +156,7 @@ def test_releasing_keeps_the_other_checks(app: Any, table: dict[str, Any], sessi
     """Process skips DMARC only: a held mail to a reply address replaced meanwhile is refused."""
     before = snapshot(session, table["game_id"])
     inbound_id, message_id = _held(session, gateway, table)
-    gateway_module.replace_token(session, table["game_id"], table["seat"])
+    replace_token(session, table["game_id"], table["seat"])
     session.commit()
     ops = _client(app, OPS)
     form = form_with(ops.get(QUEUE).data, f"{QUEUE}/{inbound_id}/process")

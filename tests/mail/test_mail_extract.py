@@ -8,7 +8,7 @@ from mail_guards import hang_guard
 
 from pbem.mail.extract import decode_bytes, normalize, order_lines, reply_text, unflow
 from pbem.mail.htmltext import html_to_text
-from pbem.mail.marker import with_marker, with_marker_html
+from pbem.outbox.marker import with_marker, with_marker_html
 
 QUOTE = "> Your turn: place a pawn.\n>\n> --\n> pbem, reply HELP for the commands"
 

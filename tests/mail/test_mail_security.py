@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pbem.mail import inbound
 from pbem.mail.inbound import MAX_BYTES, InboundMail, MailConfig, MailRejected, parse_message
-from pbem.mail.tokens import new_token, reply_address, token_from_address
+from pbem.outbox.tokens import new_token, reply_address, token_from_address
 
 TOKEN = "ti2uwkce53qv44r6zau2upfqwq"
 TO = f"orders+{TOKEN}@pbem.example"

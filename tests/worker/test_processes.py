@@ -18,8 +18,9 @@ from typing import Iterator
 import pytest
 from sqlalchemy import select
 
-from pbem.mail.gateway import REPLY_KIND, seat_reply_address
-from pbem.mail.settings import load
+from pbem.mail.replies import REPLY_KIND
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.settings import load
 from pbem.models import Game, OutboxMessage
 from service_helpers import make_game
 from worker_helpers import ROOT, log_of, token_headers, wait_until

@@ -14,11 +14,12 @@ from sqlalchemy import select, update
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
 
 from gateway_helpers import Sink, free_port  # noqa: E402
-from pbem.mail.delivery import DELIVER_TASK, MAX_ATTEMPTS  # noqa: E402
-from pbem.mail.models import MailDelivery  # noqa: E402
-from pbem.mail.outbox import send_mail  # noqa: E402
+from pbem.outbox.delivery import DELIVER_TASK, MAX_ATTEMPTS  # noqa: E402
+from pbem.outbox.models import MailDelivery  # noqa: E402
+from pbem.outbox.messages import send_mail  # noqa: E402
 from pbem.models import OutboxMessage, now  # noqa: E402
-from pbem.services.queue import MAIL_SWEEP_TASK, QUEUE, producer  # noqa: E402
+from pbem.services.dispatch import MAIL_SWEEP_TASK  # noqa: E402
+from pbem.tasks import QUEUE, producer  # noqa: E402
 from worker_helpers import wait_until  # noqa: E402
 
 SECRET_LINK = "http://pbem.test/signin/not-for-the-log-0123456789"

@@ -11,7 +11,8 @@ import os
 import signal
 from pathlib import Path
 
-from pbem.services.queue import ADVANCE_TASK, QUEUE, producer
+from pbem.services.dispatch import ADVANCE_TASK
+from pbem.tasks import QUEUE, producer
 from worker_helpers import (assert_cards_applied_once, cards_for, four_player_game, game_row, log_of, post_all,
                             post_card, queue_idle, wait_until)
 

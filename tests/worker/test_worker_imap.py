@@ -1,8 +1,9 @@
 """The IMAP poll on a schedule: beat runs `pbem.imap_poll` every PBEM_IMAP_SECONDS when a
 mailbox is configured, a real worker polls a real (Dovecot) server and the mail becomes orders
-through the queue; two polls never run at once."""
+through the queue; two polls never run at once.  From cron, `pbem imap-poll` polls once."""
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from gateway_helpers import compose  # noqa: E402
 from imap_server import Dovecot, dovecot, dovecot_server  # noqa: E402,F401 - fixtures
 from pbem.mail.models import InboundMessage  # noqa: E402
 from pbem.models import OrderLogEntry  # noqa: E402
-from pbem.services.queue import IMAP_POLL_TASK, QUEUE, celery_settings, producer  # noqa: E402
+from pbem.services.dispatch import IMAP_POLL_TASK, beat_schedule  # noqa: E402
+from pbem.tasks import QUEUE, producer  # noqa: E402
 from seat_game import ANA, ana_game  # noqa: E402
 from worker_helpers import answer_while_locked, wait_until  # noqa: E402
 
@@ -38,12 +40,10 @@ def _env(server: Dovecot, **extra: str) -> dict[str, str]:
 
 
 def test_beat_polls_only_when_a_mailbox_is_configured(stack: Any, dovecot: Dovecot) -> None:
-    assert "pbem-imap-poll" not in celery_settings(stack.config)["beat_schedule"]
-    entry = celery_settings({**stack.config, **dovecot.settings(), "PBEM_IMAP_SECONDS": "15"})["beat_schedule"][
-        "pbem-imap-poll"]
+    assert "pbem-imap-poll" not in beat_schedule(stack.config)
+    entry = beat_schedule({**stack.config, **dovecot.settings(), "PBEM_IMAP_SECONDS": "15"})["pbem-imap-poll"]
     assert entry["task"] == IMAP_POLL_TASK and entry["schedule"] == 15.0
-    assert celery_settings({**stack.config, **dovecot.settings()})["beat_schedule"]["pbem-imap-poll"][
-        "schedule"] == 60.0
+    assert beat_schedule({**stack.config, **dovecot.settings()})["pbem-imap-poll"]["schedule"] == 60.0
 
 
 def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack: Any, workers: Any,
@@ -72,3 +72,26 @@ def test_two_polls_never_run_at_once(session: Any, stack: Any, workers: Any,
     assert len(free["stored"]) == 1
     wait_until(lambda: _ana_orders(session, mail), 30, "the stored mail to be processed")
     assert _ana_orders(session, mail) == [mail["order"]]
+
+
+def test_pbem_imap_poll_from_cron_polls_once_and_carries_the_mail_out(session: Any, stack: Any, app: Any,
+                                                                      dovecot: Dovecot) -> None:
+    """No worker: the command stores the mail and processes it itself (PBEM_MAIL_PROCESS
+    inline); a mailbox it cannot log in to is an exit status 1 and a line saying why."""
+    mail = _mail_for_ana(session, stack, dovecot)
+    command = [str(Path(sys.executable).parent / "pbem"), "imap-poll"]
+
+    def run(**settings: Any) -> subprocess.CompletedProcess[str]:
+        env = {**stack.env, **_env(dovecot, **settings), "PBEM_MAIL_PROCESS": "inline", "PBEM_ADVANCE": "inline"}
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+    refused = run(PBEM_IMAP_PASSWORD="not-the-password")
+    assert refused.returncode == 1 and refused.stdout.startswith("error: "), refused.stderr[-2000:]
+    assert "not-the-password" not in refused.stdout + refused.stderr
+    assert session.scalar(select(InboundMessage.id)) is None and dovecot.flags() == [set()]
+
+    done = run()
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("stored 1 message(s) from IMAP")
+    assert _ana_orders(session, mail) == [mail["order"]]
+    assert dovecot.flags() == [{r"\Seen"}]

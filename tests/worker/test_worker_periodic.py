@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, update
 
 from pbem.models import Game, GameEvent, OrderLogEntry, Seat
-from pbem.services.queue import MAIL_SWEEP_TASK, QUEUE, TICK_TASK, producer
+from pbem.services.dispatch import MAIL_SWEEP_TASK, TICK_TASK
+from pbem.tasks import QUEUE, producer
 from service_helpers import make_game
 from worker_helpers import queue_idle, wait_until
 
@@ -64,9 +65,10 @@ def test_the_mail_sweep_task_processes_mail_whose_processing_was_lost(session, w
     task in a worker, has it carried out."""
     from email.message import EmailMessage
 
-    from pbem.mail import gateway
+    from pbem.mail import store
     from pbem.mail.models import InboundMessage
-    from pbem.mail.settings import load
+    from pbem.outbox.seat_tokens import seat_reply_address
+    from pbem.outbox.settings import load
     from pbem.services.state import game_state
 
     person = make_user(session, "ana@example.org", "Ana")
@@ -75,11 +77,11 @@ def test_the_mail_sweep_task_processes_mail_whose_processing_was_lost(session, w
     order = f"card {game_state(session, game).view(seat.name)['me']['power_left'][0]}"
     settings = load({**stack.config, "PBEM_MAIL_DOMAIN": "pbem.test"})
     mail = EmailMessage()
-    mail["From"], mail["To"] = "ana@example.org", gateway.seat_reply_address(session, seat, settings)
+    mail["From"], mail["To"] = "ana@example.org", seat_reply_address(session, seat, settings)
     mail["Subject"], mail["Message-ID"] = "card", "<sweep-test@example.org>"
     mail.set_content(order + "\n")
-    inbound_id = gateway.receive(session, bytes(mail), channel="smtp", envelope_from="ana@example.org",
-                                 envelope_to=[mail["To"]], settings=settings)
+    inbound_id = store.receive(session, bytes(mail), channel="smtp", envelope_from="ana@example.org",
+                               envelope_to=[mail["To"]], settings=settings)
     session.commit()  # stored; the task that should process it is lost
     workers.start(concurrency=1, PBEM_MAIL_DOMAIN="pbem.test")
     report = producer(stack.app).send_task(MAIL_SWEEP_TASK, queue=QUEUE, ignore_result=False).get(timeout=60)

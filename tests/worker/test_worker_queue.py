@@ -1,4 +1,4 @@
-"""The application layer's side of the queue, without a worker: advances are sent only after
+"""The application layer's side of the work queue, without a worker: advances are sent only after
 the commit, the settle window holds a complete decision, and the tick's sweep finds exactly
 the games whose advance went missing."""
 from __future__ import annotations
@@ -11,16 +11,17 @@ from sqlalchemy import update
 from pbem.extensions import db
 from pbem.models import Game, PendingOrder
 from pbem.services import advance as advance_module
-from pbem.services import queue
+from pbem.services import dispatch
 from pbem.services.advance import advance
-from pbem.services.queue import QUEUE, REPORT_QUEUE, request_advance, stalled_games
+from pbem.services.dispatch import request_advance, stalled_games
+from pbem.tasks import QUEUE, REPORT_QUEUE, make_celery
 from worker_helpers import cards_for, four_player_game, game_row, log_of, post_all
 
 
 @pytest.fixture
 def sent(monkeypatch):
     calls = []
-    monkeypatch.setattr(queue, "send_advance", lambda game_id, **kw: calls.append(game_id))
+    monkeypatch.setattr(dispatch, "send_advance", lambda game_id, **kw: calls.append(game_id))
     return calls
 
 
@@ -94,7 +95,7 @@ def test_the_sweep_finds_games_whose_advance_went_missing_and_only_those(client,
 def test_each_task_lands_in_one_queue_only(app, stack):  # app: a clean Redis prefix
     """Both queues declared on the real Redis (as the two production workers do): a task sent
     to one queue, or to none (the default), is in exactly one list, never copied to both."""
-    celery = queue.make_celery(stack.config)
+    celery = make_celery(stack.config)
     with celery.connection_for_write() as connection:
         for declared in celery.amqp.queues.values():
             declared(connection.default_channel).declare()

@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
 from engine import get_game  # noqa: E402
 from gateway_helpers import Sink  # noqa: E402
 from pbem.app import create_app  # noqa: E402
-from pbem.mail.models import MailDelivery  # noqa: E402
+from pbem.outbox.models import MailDelivery  # noqa: E402
 from pbem.models import Game, OutboxMessage, ReportJob, now  # noqa: E402
 from pbem.reports import content  # noqa: E402
 from pbem.reports.render import subject as report_subject  # noqa: E402
 from pbem.services import accounts, lobby, play, report_mail  # noqa: E402
-from pbem.services.queue import QUEUE, REPORT_QUEUE, producer  # noqa: E402
+from pbem.tasks import QUEUE, REPORT_QUEUE, producer  # noqa: E402
 from pbem.services.state import game_state, log_lines, record  # noqa: E402
 from pbem.testing import first_legal_order  # noqa: E402
 from service_helpers import make_game  # noqa: E402
@@ -294,8 +294,8 @@ def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user,
     assert notice.subject.startswith("Your turn: ")
     assert "It is your development turn" in notice.body
     with inline_app.app_context():
-        from pbem.mail.delivery import build
-        from pbem.mail.settings import load
+        from pbem.outbox.delivery import build
+        from pbem.outbox.settings import load
         mime = build(session, notice, session.get(MailDelivery, notice.id), load())
         session.rollback()
     types = [part.get_content_type() for part in mime.walk()]
@@ -501,8 +501,8 @@ def test_a_game_without_a_presentation_mails_plain_reports_and_its_final_report(
     assert notices and all(row.subject.endswith("the bidding phase is over") for row in notices)
     assert "RANKING" in reports[-1].body and "SCORES OF ROUND 3" in reports[-1].body
     with inline_app.app_context():
-        from pbem.mail.delivery import build
-        from pbem.mail.settings import load
+        from pbem.outbox.delivery import build
+        from pbem.outbox.settings import load
         mime = build(session, reports[-1], session.get(MailDelivery, reports[-1].id), load())
         session.rollback()
     pdfs = [part for part in mime.walk() if part.get_content_type() == "application/pdf"]

@@ -6,7 +6,8 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select
 
 from pbem.models import OrderLogEntry
-from pbem.services.queue import ADVANCE_TASK, QUEUE, TICK_TASK, producer
+from pbem.services.dispatch import ADVANCE_TASK, TICK_TASK
+from pbem.tasks import QUEUE, producer
 from worker_helpers import (answer_while_locked, assert_cards_applied_once, cards_for, four_player_game, game_row,
                             log_of, pending_count, post_all, queue_idle, wait_until)
 

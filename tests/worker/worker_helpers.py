@@ -260,7 +260,7 @@ def post_all(client: Any, game_id: int, headers: dict[str, dict[str, str]], chos
 
 def answer_while_locked(stack: Any, lock: str, task: str, timeout: float = 30) -> Any:
     """What the single-flight task `task` answers while its lock `lock` is held elsewhere."""
-    from pbem.services.queue import QUEUE, producer
+    from pbem.tasks import QUEUE, producer
     held = stack.redis.lock(f"{stack.prefix}pbem:lock:{lock}", timeout=30)
     assert held.acquire(blocking=False)  # a run is going on (elsewhere)
     try:

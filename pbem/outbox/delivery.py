@@ -11,7 +11,8 @@ answer and the commit is recognisably the same mail.
 
 Without PBEM_SMTP_HOST nothing is sent: rows stay in the outbox (the development page).
 When the row's transaction commits, `deliver_after_commit` hands it on: to the task
-(PBEM_MAIL_PROCESS=queue) or, with no worker, delivers it right after the commit.
+(PBEM_MAIL_PROCESS=queue) or, with no worker, delivers it right after the commit.  A row to
+a suppressed address (pbem/mail/bounces.py) is withheld, never sent.
 """
 from __future__ import annotations
 
@@ -24,15 +25,17 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
+from flask import current_app, has_app_context
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pbem.mail import bounces
-from pbem.mail.models import MailDelivery
-from pbem.mail.settings import MailSettings, load
 from pbem.models import EmailAddress, OutboxMessage, User, now
+from pbem.outbox.bounce_address import bounce_address
+from pbem.outbox.models import MailDelivery, OutboxPart
+from pbem.outbox.settings import MailSettings, load
+from pbem.tasks import QUEUE, after_commit, producer
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,9 @@ PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "noti
 # What unsubscribing sets a preference to: False, or for opponents' moves (a choice) "off".
 UNSUBSCRIBED = {"opponent_moves": "off"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"
+# Mail a person asked for this very minute: without it nobody could sign in to lift a suppression.
+EXEMPT_KINDS = frozenset({"signin", "confirm"})
+RECAP = "Since your last news:"  # heads the news part of a turn mail (pbem/services/moves_mail.py)
 
 
 class DeliveryError(RuntimeError):
@@ -113,7 +119,6 @@ def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
 def _set_body(session: Session, message: EmailMessage, row: OutboxMessage, extra: MailDelivery | None) -> None:
     """Plain text alone, or multipart/mixed [ multipart/related [ multipart/alternative
     [text, html], inline pictures ], attachments ]; each level only when it has content."""
-    from pbem.mail.outbox import parts_of
     message.set_content(row.body)
     html = extra.html if extra is not None else None
     parts = parts_of(session, row.id)
@@ -131,6 +136,12 @@ def _set_body(session: Session, message: EmailMessage, row: OutboxMessage, extra
         if part not in inline:
             maintype, subtype = part.content_type.split("/", 1)
             message.add_attachment(part.data, maintype, subtype, filename=part.filename)
+
+
+def parts_of(session: Session, outbox_id: int) -> list[OutboxPart]:
+    """The files sent with an outbox row, in their order."""
+    return list(session.scalars(select(OutboxPart).where(OutboxPart.outbox_id == outbox_id)
+                                .order_by(OutboxPart.position)))
 
 
 # ---- sending --------------------------------------------------------------------------------------
@@ -188,7 +199,7 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     row = _claim(session, outbox_id)
     if row is None:
         return "already"
-    dead = None if row.kind in bounces.EXEMPT_KINDS else bounces.suppressed(session, row.to_address)
+    dead = None if row.kind in EXEMPT_KINDS else suppressed(session, row.to_address)
     if dead is not None:
         return _withhold(session, outbox_id, f"not sent: {dead.address} is suppressed after bounces "
                                              f"({dead.suppressed_reason})")
@@ -197,7 +208,7 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     if newer is not None:
         return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same seat")
     message = build(session, row, extra, settings)
-    envelope = bounces.bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
+    envelope = bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
     attempts, kind = extra.attempts if extra is not None else 1, row.kind
     session.rollback()  # no transaction held open across the network
     try:
@@ -226,7 +237,6 @@ def _newer_turn_mail(session: Session, row: OutboxMessage, extra: MailDelivery |
     """A later "your turn" mail to the same seat (key "turn:<game>:<seq>:<seat>"): after a
     backlog (SMTP down, a slow queue) only the newest one is worth sending.  A mail with news
     of the opponents' moves is sent anyway: the news is told once, in that mail only."""
-    from pbem.services.moves_mail import RECAP  # the services import the mail layer
     key = extra.key if extra is not None else None
     if row.kind != "turn" or key is None or key.count(":") != 3 or RECAP in row.body:
         return None
@@ -235,6 +245,12 @@ def _newer_turn_mail(session: Session, row: OutboxMessage, extra: MailDelivery |
         MailDelivery.key.startswith(f"turn:{game}:", autoescape=True),
         MailDelivery.key.endswith(f":{seat}", autoescape=True),
         MailDelivery.outbox_id > row.id).limit(1))
+
+
+def suppressed(session: Session, address: str) -> EmailAddress | None:
+    """The address's row if no mail may go to it (suppressed after bounces)."""
+    return session.scalar(select(EmailAddress).where(EmailAddress.address == address.lower(),
+                                                     EmailAddress.suppressed_at.is_not(None)))
 
 
 def _withhold(session: Session, outbox_id: int, reason: str) -> str:
@@ -299,8 +315,6 @@ def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
         return
     if not settings.smtp_host:
         return
-    from pbem.services.queue import after_commit
-
     bind = session.get_bind()
     app = _current_app()
 
@@ -309,11 +323,11 @@ def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
         return identity[0] if identity else None
 
     if settings.mode == "queue":
-        def queue() -> None:
+        def send() -> None:
             ident = outbox_id()
             if ident is not None:
                 send_delivery(ident, app=app)
-        after_commit(session, queue)
+        after_commit(session, send)
         return
 
     def now_inline() -> None:
@@ -329,7 +343,6 @@ def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
 
 
 def _current_app() -> Any:
-    from flask import current_app, has_app_context
     return current_app._get_current_object() if has_app_context() else None  # type: ignore[attr-defined]
 
 
@@ -337,7 +350,6 @@ def send_delivery(outbox_id: int, *, app: Any = None, countdown: float | None = 
     """Send the task `pbem.deliver_mail(outbox_id)`; a broker that is down loses nothing (the
     row stays unsent and the sweep `pbem.deliver_outbox` finds it)."""
     try:
-        from pbem.services.queue import QUEUE, producer
         producer(app).send_task(DELIVER_TASK, args=[outbox_id], countdown=countdown, queue=QUEUE)
     except Exception:  # noqa: BLE001
         log.exception("could not queue the delivery of outbox %s; the sweep will", outbox_id)

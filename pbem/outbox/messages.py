@@ -6,16 +6,20 @@ development the outbox page lists the messages; issue 5 adds a worker that deliv
 
 A mail is plain text, or rich: an HTML alternative (`mail_delivery.html`) and files
 (`outbox_parts`): inline pictures the HTML names as cid:<content_id>, and attachments.
+Once the row's transaction commits it is handed on for delivery (pbem/outbox/delivery.py).
 """
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.models import OutboxMessage
+from pbem.outbox.delivery import deliver_after_commit
+from pbem.outbox.marker import with_marker, with_marker_html
+from pbem.outbox.models import PART_NAME_MAX, MailDelivery, OutboxPart
 
 SUBJECT_MAX = 200
 _MIME_TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
@@ -36,7 +40,7 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
               reply_to: str | None = None, headers: dict[str, str] | None = None,
               key: str | None = None, html: str | None = None,
               parts: Sequence[MailPart] = ()) -> OutboxMessage:
-    """Queue a mail.  Optional (the email gateway, pbem/mail/delivery.py): `reply_to` (a
+    """Queue a mail.  Optional (the email gateway, pbem/outbox/delivery.py): `reply_to` (a
     seat's token address), extra `headers` (In-Reply-To, Auto-Submitted, ...), and `key`, an
     idempotency key such as "turn:<game>:<seq>:<seat>": a second mail with the same key is
     not queued, the first one is returned.  `html`: an HTML alternative of `body`; `parts`:
@@ -49,25 +53,21 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
             return existing.message
     parts = _checked(parts)
     if reply_to is not None:  # a reply acts for a seat: mark where our text begins
-        from pbem.mail.marker import with_marker, with_marker_html
         body, html = with_marker(body), with_marker_html(html) if html is not None else None
     message = OutboxMessage(to_address=to, subject=subject, body=body, kind=kind)
     session.add(message)
     if reply_to is not None or headers or key is not None or html is not None or parts:
-        from pbem.mail.models import MailDelivery
         clean = {name: " ".join(str(value).split()) for name, value in (headers or {}).items()}
         session.add(MailDelivery(message=message, key=key, reply_to=reply_to, headers=clean or None,
                                  attempts=0, html=html))
     if parts:
         _add_parts(session, message, parts)
-    from pbem.mail.delivery import deliver_after_commit
     deliver_after_commit(session, message)
     return message
 
 
 def _checked(parts: Sequence[MailPart]) -> list[MailPart]:
     """Parts with names fit for MIME headers; a ValueError (before anything is queued) if not."""
-    from pbem.mail.models import PART_NAME_MAX
     checked = []
     for part in parts:
         filename = " ".join(str(part.filename).split())  # header parameters hold no line breaks
@@ -81,20 +81,12 @@ def _checked(parts: Sequence[MailPart]) -> list[MailPart]:
 
 
 def _add_parts(session: Session, message: OutboxMessage, parts: Sequence[MailPart]) -> None:
-    from pbem.mail.models import OutboxPart
     for position, part in enumerate(parts):
         session.add(OutboxPart(message=message, position=position, filename=part.filename,
                                content_type=part.content_type, content_id=part.content_id, data=part.data))
 
 
-def parts_of(session: Session, outbox_id: int) -> list["OutboxPart"]:  # noqa: F821
-    from pbem.mail.models import OutboxPart
-    return list(session.scalars(select(OutboxPart).where(OutboxPart.outbox_id == outbox_id)
-                                .order_by(OutboxPart.position)))
-
-
-def _keyed(session: Session, key: str) -> Any:
-    from pbem.mail.models import MailDelivery
+def _keyed(session: Session, key: str) -> MailDelivery | None:
     return session.scalar(select(MailDelivery).where(MailDelivery.key == key))
 
 

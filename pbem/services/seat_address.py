@@ -4,17 +4,17 @@ replacing it when it leaked.
 Only the seat's player may see or replace it: the address is the seat's mail credential.
 Replacing revokes the old token and makes a new one, and the player gets the new address
 by mail, in the same transaction.  Mail to the old address is then refused with one short
-answer a day (pbem/mail/gateway.py, reason `replaced_token`).
+answer a day (pbem/mail/senders.py, reason `replaced_token`).
 """
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from pbem.mail.gateway import replace_token, seat_reply_address
-from pbem.mail.outbox import send_mail
-from pbem.mail.settings import MailSettings, load
-from pbem.mail.tokens import reply_address
 from pbem.models import Game, Seat, User
+from pbem.outbox.messages import send_mail
+from pbem.outbox.seat_tokens import replace_token, seat_reply_address
+from pbem.outbox.settings import MailSettings, load
+from pbem.outbox.tokens import reply_address
 from pbem.services import links
 from pbem.services.errors import Conflict, NotFound
 from pbem.services.locking import lock_game, unit_of_work

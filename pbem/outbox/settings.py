@@ -1,8 +1,9 @@
-"""The email gateway's settings: the Flask app's configuration wins, else the environment.
+"""The mail settings: the Flask app's configuration wins, else the environment.
 
-(Read here rather than in pbem/config.py so the gateway's switches live with the gateway;
-`create_app({...})` overrides reach them the same way.)  The variables are listed in
-docs/email.md.
+Outgoing mail (domain, sender, SMTP) and the email gateway's switches (PBEM_MAIL_PROCESS,
+the SMTP server, webhook and IMAP), read here rather than in pbem/config.py so they live
+with the mail; `create_app({...})` overrides reach them the same way.  The variables are
+listed in docs/email.md.
 """
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from flask import current_app, has_app_context
-
-from pbem.mail.inbound import MailConfig
 
 MODES = ("inline", "queue")
 TLS_MODES = ("off", "starttls", "ssl")
@@ -56,11 +55,6 @@ class MailSettings:
     @property
     def sender_address(self) -> str:
         return self.sender.rpartition("<")[2].rstrip(">").strip() or self.sender
-
-    def mail_config(self) -> MailConfig:
-        return MailConfig(domain=self.domain, trusted_authserv_ids=self.trusted_authserv_ids,
-                          loop_markers=frozenset({self.loop_marker}),
-                          own_addresses=frozenset({self.sender_address.lower()}))
 
 
 def _get(config: Mapping[str, Any], name: str, default: Any = None) -> Any:

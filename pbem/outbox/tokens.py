@@ -3,7 +3,8 @@
 The token is lower-case base32 (a-z, 2-7), 26 characters, 130 random bits.  Not base64:
 mail systems on the way may lower-case an address, and some treat '-' or '_' as a
 sub-address separator, so an alphabet without case and punctuation survives them all.
-Only the exact shape is accepted; anything else is "no token", never a guess.
+Only the exact shape is accepted; anything else is "no token", never a guess.  Pure: the
+tokens stored per seat are in pbem/outbox/seat_tokens.py.
 """
 from __future__ import annotations
 

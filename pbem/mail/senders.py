@@ -1,0 +1,108 @@
+"""Who an inbound mail is from, and whether it may act for a seat.
+
+The token in the address it was sent to is the credential; the From must also be a confirmed
+address of that seat's player; and a trusted receiving server must not say the From is forged
+(DMARC).  A mail that fails any of these carries nothing out.  What it is answered, if
+anything, is decided by the gateway (pbem/mail/gateway.py) with the checks here: the rate
+limit of failures per From (`flooded`), and whether an answer could only reach the real
+sender (`vouched_for`), never a forger's victim (backscatter).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pbem.mail.inbound import InboundMail
+from pbem.mail.models import InboundMessage
+from pbem.mail.store import RELEASED
+from pbem.models import EmailAddress, Game, Seat, User
+from pbem.outbox.models import SeatToken
+from pbem.outbox.settings import MailSettings
+from pbem.services.accounts import normalize_address
+from pbem.services.errors import ServiceError
+
+# Reasons of mail that failed authentication: what the per-address rate limit counts.
+UNAUTHENTICATED = ("no_token", "unknown_token", "replaced_token", "from_mismatch", "dmarc_fail", "rate_limited")
+
+
+@dataclass
+class Sender:
+    """What authentication found.  `refused`: None when the mail may act for `seat` (then
+    game, seat, user and token are set), else one of UNAUTHENTICATED; `forged`: a trusted
+    server says the From is forged (and no operator released the mail)."""
+
+    refused: str | None
+    forged: bool
+    game: Game | None = None
+    seat: Seat | None = None
+    user: User | None = None
+    token: str | None = None
+
+
+def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Sender:
+    """Find the seat the mail's token names and check its From against the seat's player.
+    Records on `row` what was found (game and seat; the user and token only when the mail
+    authenticated, committed: from then on an error sends it to review)."""
+    sender = mail.from_address.lower()
+    # A trusted server says the From is forged (unless an operator released the mail): never
+    # answer it, the answer would go to whoever was impersonated (backscatter).
+    forged = mail.dmarc == "fail" and not (row.reason or "").startswith(RELEASED)
+    token = mail.token
+    found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
+        if token else None
+    game = session.get(Game, found.game_id) if found is not None else None
+    seat = next((s for s in game.seats if s.name == found.seat), None) if game is not None else None
+    user = seat.user if seat is not None else None
+    if found is None:
+        replaced = token is not None and _replaced_for(session, token, sender)
+        return Sender("replaced_token" if replaced else "no_token" if not mail.tokens else "unknown_token", forged)
+    if game is None or seat is None or user is None or not confirmed(session, user, sender):
+        row.game_id, row.seat = found.game_id, found.seat
+        return Sender("from_mismatch", forged, game)
+    row.game_id, row.seat, row.user_id, row.token = game.id, seat.name, user.id, found.token
+    session.commit()  # authenticated (user_id): from here on an error sends it to review
+    return Sender("dmarc_fail" if forged else None, forged, game, seat, user, found.token)
+
+
+def flooded(session: Session, row: InboundMessage, settings: MailSettings) -> bool:
+    """Whether the From sent more mail that failed authentication in the last hour than the
+    rate limit allows (then this failed one is ignored, unanswered).  Only failed mail counts:
+    the From is the sender's word, so a flood under a forged From never silences the real
+    sender's authenticated mail."""
+    recent = session.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.from_address == row.from_address, InboundMessage.id != row.id,
+        InboundMessage.reason.in_(UNAUTHENTICATED),
+        InboundMessage.received_at > row.received_at - timedelta(hours=1)))
+    return recent >= settings.rate_per_hour
+
+
+def vouched_for(session: Session, sender: str, game: Game | None, settings: MailSettings) -> bool:
+    """Whether a mail that failed authentication may get its short answer.  Yes if one of our
+    own receiving servers checks From (a DMARC failure never gets here); with none configured,
+    only a confirmed address of a player of the game the token names: anyone else may be a
+    forger's victim, who would get the answer (backscatter)."""
+    if settings.trusted_authserv_ids:
+        return True
+    return game is not None and any(s.user is not None and confirmed(session, s.user, sender) for s in game.seats)
+
+
+def confirmed(session: Session, user: User, sender: str) -> bool:
+    """Whether `sender` is a confirmed address of `user`, compared as the accounts do."""
+    try:
+        address = normalize_address(sender)
+    except ServiceError:
+        return False
+    return session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == user.id,
+                                                        EmailAddress.address == address)) is not None
+
+
+def _replaced_for(session: Session, token: str, sender: str) -> bool:
+    """Whether `token` is a replaced reply address of a seat that `sender` still plays.
+    Anyone else writing to it learns nothing more than from any unknown address."""
+    old = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_not(None)))
+    game = session.get(Game, old.game_id) if old is not None else None
+    seat = next((s for s in game.seats if s.name == old.seat), None) if game is not None else None
+    return seat is not None and seat.user is not None and confirmed(session, seat.user, sender)

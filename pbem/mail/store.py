@@ -1,0 +1,164 @@
+"""Inbound mail as stored: every channel (SMTP, webhook, IMAP) stores the raw message first,
+then processes it once (pbem/mail/gateway.py).
+
+- `receive`: store and commit, nothing else; only then may the channel acknowledge it
+  (SMTP 250, webhook 200), so nothing acknowledged is ever lost.
+- Leasing: whoever processes a stored message takes its lease (`take`); one that died frees
+  it after PROCESS_LEASE, and `pending` lists what nobody processed (for the sweep).
+- Order: a seat's mails act in order of arrival (`waits_for_earlier`, `waiting_after`).
+- Replays: the first mail with a Message-ID claims it (`claim`); a replay of it, or of its
+  body under a new Message-ID, is recognised.
+- `finish`: a message's final status and reason.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from pbem.mail.inbound import MAX_BYTES, InboundMail, MailConfig, MailRejected, addressed_token, printable
+from pbem.mail.models import REASON_MAX, InboundMessage
+from pbem.models import now
+from pbem.outbox.settings import MailSettings, load
+
+CHANNELS = ("smtp", "webhook", "imap")
+PROCESS_LEASE = timedelta(minutes=5)  # a processor that died frees the message after this
+# The reason of a held message an operator released (pbem/mail/review.py): processing then
+# skips the DMARC check, and the final reason keeps the operator's name.
+RELEASED = "released by "
+
+
+def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | None = None,
+            envelope_to: list[str] | tuple[str, ...] | None = None, settings: MailSettings | None = None) -> int:
+    """Store a raw message durably and return its id.  Raise MailRejected("too_large") for one
+    over MAX_BYTES (the channel refuses it: SMTP 552, webhook 413).
+
+    `envelope_from`: SMTP MAIL FROM ("" for the null sender), None when unknown (IMAP);
+    `envelope_to`: RCPT TO, None when unknown (then the headers name the recipients)."""
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}")
+    if len(raw) > MAX_BYTES:
+        raise MailRejected("too_large", f"{len(raw)} bytes, at most {MAX_BYTES}")
+    if envelope_to is not None:  # the sender's words, kept as text: printable, like the headers
+        envelope_to = [printable(address) for address in envelope_to]
+    token = addressed_token(raw, config=MailConfig.of(settings or load()), envelope_to=envelope_to)
+    row = InboundMessage(channel=channel, received_at=now(), raw=bytes(raw), size=len(raw),
+                         envelope_from=None if envelope_from is None else printable(envelope_from)[:256],
+                         envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
+                         status=InboundMessage.STORED, token=token)
+    session.add(row)
+    session.commit()
+    return row.id
+
+
+def pending(session: Session, limit: int = 100) -> list[int]:
+    """Stored messages nobody processed (a crash, a lost task), oldest first."""
+    stale = now() - PROCESS_LEASE
+    return list(session.scalars(select(InboundMessage.id).where(
+        InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < stale))
+        .order_by(InboundMessage.id).limit(limit)))
+
+
+# ---- the lease ------------------------------------------------------------------------------------
+
+def take(session: Session, inbound_id: int) -> bool:
+    """Take the lease of a stored message nobody holds (or whose holder died); committed."""
+    moment = now()
+    taken = session.execute(update(InboundMessage).where(
+        InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE))
+        .values(processed_at=moment).execution_options(synchronize_session=False))
+    session.commit()
+    return taken.rowcount == 1  # type: ignore[attr-defined]
+
+
+def free(session: Session, inbound_id: int) -> None:
+    """Give up the lease of a message left stored, so that a retry may take it at once (if the
+    database refuses this too, the lease simply runs out)."""
+    try:
+        session.execute(update(InboundMessage).where(
+            InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED)
+            .values(processed_at=None).execution_options(synchronize_session=False))
+        session.commit()
+    except OperationalError:
+        session.rollback()
+
+
+def untaken(session: Session, inbound_id: int) -> bool:
+    """Whether nobody holds the stored mail's lease."""
+    return session.scalar(select(InboundMessage.processed_at).where(InboundMessage.id == inbound_id)) is None
+
+
+def finish(session: Session, row: InboundMessage | None, status: str, reason: str | None = None,
+           **fields: Any) -> str:
+    """Record the message's final status and reason (and `fields`), committed; the status."""
+    if row is None:
+        return status
+    if reason and (row.reason or "").startswith(RELEASED):  # keep who released it
+        reason = f"{reason}; {row.reason}"[:REASON_MAX]
+    row.status, row.reason, row.processed_at = status, reason, now()
+    for name, value in fields.items():
+        setattr(row, name, value)
+    session.commit()
+    return status
+
+
+# ---- a seat's mails in order ------------------------------------------------------------------------
+
+def token_of(session: Session, inbound_id: int) -> str | None:
+    return session.scalar(select(InboundMessage.token).where(InboundMessage.id == inbound_id))
+
+
+def waits_for_earlier(session: Session, token: str | None, inbound_id: int) -> bool:
+    """Whether an earlier mail to the same seat token is still stored (unprocessed)."""
+    return token is not None and session.scalar(select(InboundMessage.id).where(
+        InboundMessage.token == token, InboundMessage.id < inbound_id,
+        InboundMessage.status == InboundMessage.STORED).limit(1)) is not None
+
+
+def waiting_after(session: Session, inbound_id: int) -> int | None:
+    """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
+    token = token_of(session, inbound_id)
+    if token is None:
+        return None
+    return session.scalar(select(InboundMessage.id).where(
+        InboundMessage.token == token, InboundMessage.id > inbound_id, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1))
+
+
+# ---- replays ----------------------------------------------------------------------------------------
+
+def content_key(mail: InboundMail) -> str:
+    """What makes two mails the same mail whatever their Message-ID: sender, seat and body
+    (the core's digest) and the Date header as written.  A relay or an attacker re-sending
+    a mail under a new Message-ID keeps both; a player who writes "place 5" again in a later
+    turn writes a new mail, with a new Date."""
+    return hashlib.sha256(f"{mail.digest}\n{mail.date_header or ''}".encode("utf-8")).hexdigest()
+
+
+def claim(session: Session, row: InboundMessage, sender: str, mail: InboundMail, settings: MailSettings) -> str | None:
+    """Claim the mail's Message-ID for this message, committed (the claim stands even if its
+    orders are refused: a replay stays a replay); or the reason it is a replay.  The caller
+    holds the game's lock, so replays racing each other are serialized."""
+    key = f"{sender} {mail.message_id}"[:510]
+    # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
+    if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key,
+                                                      InboundMessage.id != row.id)) is not None:
+        return "duplicate_message_id"
+    window = row.received_at - timedelta(hours=settings.dedup_hours)
+    if session.scalar(select(InboundMessage.id).where(
+            InboundMessage.digest == row.digest, InboundMessage.id != row.id,
+            InboundMessage.dedup_key.is_not(None), InboundMessage.received_at > window).limit(1)):
+        return "duplicate_content"
+    row.dedup_key = key
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return "duplicate_message_id"
+    return None
