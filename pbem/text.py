@@ -8,6 +8,7 @@
   zero-width characters removed, so a name cannot display as something else.  Letters of
   right-to-left scripts stay; only the invisible formatting goes.
 - `option_value`: a game's rule option as a form field or the command line writes it.
+- `clean_text`, `clean_link`: player text cut to a length, links that are plain http(s).
 """
 from __future__ import annotations
 
@@ -52,3 +53,27 @@ def option_value(option: Option, text: str) -> Any:
     if not option.choices and number.lstrip("-").isdigit() and len(number) <= 12:
         return int(number)
     return text
+
+
+MAX_TITLE = 120  # a game title as reports show it
+MAX_NAME = 60  # a player name as reports show it
+MAX_LINK = 2000
+
+
+def clean_text(value: Any, limit: int) -> str:
+    """Player-chosen text as one line (pbem.text.one_line: controls and bidi overrides
+    removed, whitespace collapsed, normalised), cut to `limit` characters with an ellipsis."""
+    text = one_line(value)
+    if len(text) > limit:
+        text = text[:limit - 1].rstrip() + "…"
+    return text
+
+
+def clean_link(value: Any) -> str | None:
+    """An http(s) link of reasonable length, or None (javascript:, data:, file: dropped)."""
+    if not isinstance(value, str):
+        return None
+    link = value.strip()
+    if len(link) > MAX_LINK or not re.match(r"https?://[^\s<>\"'`]+$", link, re.IGNORECASE):
+        return None
+    return link

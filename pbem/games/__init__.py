@@ -172,17 +172,16 @@ class Presentation:
     # deadline, `facts.seat(seat)`).  Each returns the whole context its template reads.
 
     def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
-                       facts: Any) -> dict[str, Any]:
+                       facts: Any) -> dict[str, Any] | None:
         """The report of the round `context["round"]` just scored (the final report when
-        the game is over).  The plain one: pbem/reports/plain.py."""
-        from pbem.reports import plain  # the reports import this module
-        return plain.report(self, state, view, context, facts)
+        the game is over).  None: the plain report (pbem/reports/plain.py)."""
+        return None
 
     def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
-                       facts: Any) -> dict[str, Any]:
-        """The notice after the phase `context["phase"]` of round `context["round"]`."""
-        from pbem.reports import plain
-        return plain.notice(self, state, view, context, facts)
+                       facts: Any) -> dict[str, Any] | None:
+        """The notice after the phase `context["phase"]` of round `context["round"]`.  None:
+        the plain notice (pbem/reports/plain.py)."""
+        return None
 
     def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
                   facts: Any) -> dict[str, Any]:

@@ -21,20 +21,21 @@ the game's round name (its `round_name`, "round" say), a notice's is "notice".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping
 
 from engine import get_game
-from engine.core import Game, Milestone, State
+from engine.core import Milestone, State
 from engine.records import replay, replay_steps
-from pbem.games import Presentation, presentation
-from pbem.reports.safety import MAX_NAME, MAX_TITLE, clean_link, clean_text, format_deadline
+from pbem.games import presentation
+from pbem.games.reporting import Facts, joined
+from pbem.reports import plain
+from pbem.reports.safety import format_deadline
+from pbem.text import MAX_NAME, MAX_TITLE, clean_link, clean_text
 
 FORMAT = "pbem-report/1"
 FINAL, NOTICE = "final", "notice"
 LINK_NAMES = ("game", "orders", "report", "rules", "settings")
-MAX_EVENTS_PER_ROUND = 2000  # events listed in one report; a note says when some are left out
 
 
 class ReportError(ValueError):
@@ -81,54 +82,6 @@ def final_round(state: State) -> int | None:
     the game goes on, or ended otherwise)."""
     passed = state.milestones()
     return passed[-1].round if state.is_over() and passed and passed[-1].scored else None
-
-
-def round_scores(state: State, number: int) -> Mapping[str, Any]:
-    """Round `number`'s scoring per seat (public once the round is scored)."""
-    scored = [m.round for m in state.milestones() if m.scored]
-    return state.scores_by_round()[scored.index(number)]
-
-
-def round_events(view: Mapping[str, Any], number: int,
-                 shown: Presentation) -> tuple[list[dict[str, Any]], bool]:
-    """The view's events of round `number`, at most MAX_EVENTS_PER_ROUND, and whether some
-    were left out."""
-    events = [e for e in view.get("events", []) if shown.event_round(e) == number]
-    if len(events) > MAX_EVENTS_PER_ROUND:
-        return events[:MAX_EVENTS_PER_ROUND], True
-    return events, False
-
-
-def joined(words: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-# --- the reader's facts ---------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Facts:
-    """What a report says beside the game itself, cleaned and capped: the game's title,
-    each seat's display name, links, and the next deadline in the reader's zone."""
-
-    game: Game
-    shown: Presentation
-    seats: tuple[str, ...]
-    title: str
-    names: dict[str, str]
-    links: dict[str, str | None]
-    deadline: dict[str, str] | None
-
-    def seat(self, seat: str) -> dict[str, Any]:
-        """A seat as reports show it: its player's name, and "who" (the name with the
-        seat's title when they differ)."""
-        name, title = self.names.get(seat, seat), self.shown.seat_title(seat)
-        return {"seat": seat, "name": name,
-                "who": name if name.casefold() == title.casefold() else f"{name} ({title})"}
-
-    def header(self) -> dict[str, Any]:
-        return {"name": self.game.name, "game": self.game.title, "title": self.title,
-                "round_name": self.game.round_name, "players": len(self.seats), "links": self.links}
 
 
 def _recorded_names(record: dict[str, Any]) -> dict[str, str]:
@@ -209,7 +162,9 @@ def _report(state: State, record: dict[str, Any], seat: str, milestone: Mileston
     facts = facts_for(state, record, **given)
     view = state.view(seat)
     kind = FINAL if state.is_over() else facts.game.round_name
-    return facts.shown.report_context(state, view, _base(state, seat, kind, milestone, facts, view), facts)
+    base = _base(state, seat, kind, milestone, facts, view)
+    context = facts.shown.report_context(state, view, base, facts)
+    return plain.report(facts.shown, state, view, base, facts) if context is None else context
 
 
 def round_report(record: dict[str, Any], seat: str, number: int, *, title: Any = "", tz: Any = "UTC",
@@ -277,4 +232,6 @@ def phase_notice(record: dict[str, Any], seat: str, number: int, after: str, *, 
     _check_seat(state, seat)
     facts = facts_for(state, record, title=title, tz=tz, deadline=deadline, names=names, links=links)
     view = state.view(seat)
-    return facts.shown.notice_context(state, view, _base(state, seat, NOTICE, milestone, facts, view), facts)
+    base = _base(state, seat, NOTICE, milestone, facts, view)
+    context = facts.shown.notice_context(state, view, base, facts)
+    return plain.notice(facts.shown, state, view, base, facts) if context is None else context

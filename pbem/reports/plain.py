@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.reports.content import Facts, round_events, round_scores
+from pbem.games.reporting import Facts, round_events, round_scores
 
 OMITTED = "Some events of this {round} are not listed."
 

@@ -37,8 +37,8 @@ from markupsafe import Markup
 
 from pbem.games import presentation, template_folders
 from pbem.reports import content as _content
-from pbem.reports.safety import (DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, clean_text,
-                                 make_url_fetcher, read_asset)
+from pbem.reports.safety import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, make_url_fetcher, read_asset
+from pbem.text import clean_text
 
 LOG = logging.getLogger(__name__)
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}

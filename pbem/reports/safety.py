@@ -1,8 +1,8 @@
 """What keeps rendering a report safe: input caps, the asset-only URL fetcher, and bounds
 on render time and memory.
 
-- Text that players choose (names, game titles) is cleaned and capped here, and escaped
-  by the templates' autoescape; it is never marked safe.
+- Text that players choose (names, game titles) is cleaned and capped (pbem.text), and
+  escaped by the templates' autoescape; it is never marked safe.
 - WeasyPrint gets a fetcher that serves the files of `pbem/reports/assets/` by the
   internal scheme `pbem-asset:NAME`, and the pictures pbem drew for the document (the
   board) by `pbem-render:NAME`, and refuses every other URL (file:, http:, https:, ftp:,
@@ -26,14 +26,10 @@ from datetime import datetime, timezone
 from importlib import resources
 from typing import Any, Callable, Iterator, Mapping
 
-from pbem.text import one_line
 from pbem.timezones import zone
 
 ASSET_SCHEME = "pbem-asset:"
 RENDER_SCHEME = "pbem-render:"
-MAX_TITLE = 120
-MAX_NAME = 60
-MAX_LINK = 2000
 MAX_ASSET_BYTES = 2 * 1024 * 1024
 DEFAULT_SECONDS = 30.0
 DEFAULT_MEMORY_MB = 1024
@@ -52,27 +48,6 @@ class RenderTimeout(RenderError, TimeoutError):
 
 class FetchRefused(ValueError):
     """A URL the report renderer will not fetch."""
-
-
-# --- player text ---------------------------------------------------------------------
-
-def clean_text(value: Any, limit: int) -> str:
-    """Player-chosen text as one line (pbem.text.one_line: controls and bidi overrides
-    removed, whitespace collapsed, normalised), cut to `limit` characters with an ellipsis."""
-    text = one_line(value)
-    if len(text) > limit:
-        text = text[:limit - 1].rstrip() + "…"
-    return text
-
-
-def clean_link(value: Any) -> str | None:
-    """An http(s) link of reasonable length, or None (javascript:, data:, file: dropped)."""
-    if not isinstance(value, str):
-        return None
-    link = value.strip()
-    if len(link) > MAX_LINK or not re.match(r"https?://[^\s<>\"'`]+$", link, re.IGNORECASE):
-        return None
-    return link
 
 
 # --- time zones ----------------------------------------------------------------------

@@ -18,7 +18,8 @@ from pbem.reports import (RenderError, RenderTimeout, bounded, final_report, mak
                           render_mail, render_pdf, render_text)
 from pbem.reports import round_report as age_report
 from pbem.reports.render import trusted_svg
-from pbem.reports.safety import FetchRefused, clean_link, clean_text
+from pbem.reports.safety import FetchRefused
+from pbem.text import clean_link, clean_text
 from reports_helpers import pdf_text, squash
 
 PAYLOADS = [
@@ -176,8 +177,8 @@ def test_links_must_be_http():
 
 
 def test_too_many_events_are_capped(record, monkeypatch):
-    from pbem.reports import content
-    monkeypatch.setattr(content, "MAX_EVENTS_PER_ROUND", 5)
+    from pbem.games import reporting
+    monkeypatch.setattr(reporting, "MAX_EVENTS_PER_ROUND", 5)
     context = age_report(record, record["players"][0]["seat"], 1)
     assert "Some events of this age are not listed." in context["notes"]
 

@@ -15,8 +15,7 @@ from typing import Any, Iterator
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, make_url, text
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,63 +24,11 @@ from pbem.app import create_app  # noqa: E402
 from pbem.db import upgrade  # noqa: E402
 from pbem.extensions import db, limiter  # noqa: E402
 from pbem.services.state import clear_cache  # noqa: E402
+# The databases, in a module of their own so that tests can import them by a name no other
+# directory's conftest shares.
+from databases import (BACKENDS, BASE_URL, POSTGRES, app_config, drop_postgres_schema,  # noqa: E402,F401
+                       ensure_database, postgres_schema_url, worker)
 
-POSTGRES = os.environ.get("PBEM_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-BACKENDS = ("sqlite", "postgresql")
-BASE_URL = "http://pbem.test"
-
-
-def worker() -> str:
-    return os.environ.get("PYTEST_XDIST_WORKER", "main")
-
-
-def ensure_database() -> None:
-    """Create the test database if the server lacks it (a fresh CI machine)."""
-    url = make_url(POSTGRES)
-    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            exists = connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"),
-                                       {"name": url.database})
-            if not exists:
-                try:
-                    connection.execute(text(f'CREATE DATABASE "{url.database}"'))
-                except (ProgrammingError, IntegrityError):
-                    pass  # the other xdist worker created it first
-    except OperationalError as error:
-        pytest.fail(f"PostgreSQL at {POSTGRES} is unreachable; the service suite needs it "
-                    f"(start it, or set PBEM_TEST_POSTGRES): {error}", pytrace=False)
-    finally:
-        admin.dispose()
-
-
-def postgres_schema_url(name: str) -> str:
-    """A fresh, empty schema `name` in the test database, and a URL that uses it."""
-    ensure_database()
-    engine = create_engine(POSTGRES)
-    try:
-        with engine.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-            connection.execute(text(f'CREATE SCHEMA "{name}"'))
-    except OperationalError as error:
-        pytest.fail(f"PostgreSQL at {POSTGRES} is unreachable; the service suite needs it "
-                    f"(start it, or set PBEM_TEST_POSTGRES): {error}", pytrace=False)
-    finally:
-        engine.dispose()
-    return f"{POSTGRES}?options=-csearch_path%3D{name}"
-
-
-def drop_postgres_schema(name: str) -> None:
-    engine = create_engine(POSTGRES)
-    with engine.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
-    engine.dispose()
-
-
-def app_config(url: str, **extra: Any) -> dict[str, Any]:
-    return {"TESTING": True, "PBEM_ENV": "testing", "SECRET_KEY": "test-secret", "DATABASE_URL": url,
-            "PBEM_BASE_URL": BASE_URL, "PBEM_ORDER_LIMIT": "1000 per minute",
-            "PBEM_SIGNIN_LIMIT": "100 per minute", "PBEM_SIGNIN_IP_LIMIT": "1000 per minute", **extra}
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

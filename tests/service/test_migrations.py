@@ -16,7 +16,7 @@ from alembic import command
 from flask import Flask
 from sqlalchemy import MetaData, create_engine, select, text
 
-from conftest import app_config, drop_postgres_schema, postgres_schema_url, worker
+from databases import app_config, drop_postgres_schema, postgres_schema_url, worker
 from pbem.app import create_app
 from pbem.db import alembic_config, upgrade
 from pbem.extensions import db

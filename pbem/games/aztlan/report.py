@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 from engine.aztlan.cards import CARD_TITLES
 from pbem.games.aztlan.drawing import TERRAIN_COLOURS, board_svg, pawn_colours
-from pbem.reports.content import Facts, round_events
-from pbem.reports.safety import MAX_TITLE, clean_text
+from pbem.games.reporting import Facts, round_events
+from pbem.text import MAX_TITLE, clean_text
 
 AGES = 5
 
@@ -112,7 +112,7 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
 
 
 class _Game:
-    """The facts of one report (pbem/reports/content.Facts) with Aztlán's board, edition and
+    """The facts of one report (pbem/games/reporting.Facts) with Aztlán's board, edition and
     colours."""
 
     def __init__(self, state: Any, facts: Facts):
