@@ -246,8 +246,7 @@ class HeuristicBot:
             return self._choose(seat, follow_up=True) or Choose()
         planner = Planner(seat)
         plan = self._best_completion(seat, planner)
-        threshold = 1 if seat.ending or (not seat.room and not seat.hand_room) else 9 + 2 * len(
-            [c for c in seat.coatls if c.complete])
+        threshold = 1 if seat.ending or seat.room <= 1 else 9 + 2 * len([c for c in seat.coatls if c.complete])
         if plan and plan[0] >= threshold and seat.legal(plan[1]):
             return Assemble(tuple(plan[1]))
         if len(seat.hand) < 3 and seat.hand_room:
@@ -259,12 +258,17 @@ class HeuristicBot:
             return take
         if plan and seat.legal(plan[1]):
             return Assemble(tuple(plan[1]))
+        pick = self._perfect_pick(seat)
+        if pick:
+            return pick
         if seat.hand_room:
             choice = self._choose(seat, follow_up=False)
             if choice:
                 return choice
         partial = self._partial(seat, planner)
-        return Assemble(tuple(partial)) if partial and seat.legal(partial) else Assemble(())
+        if partial and seat.legal(partial):
+            return Assemble(tuple(partial))
+        return Sacrifice("future") if "future" in seat.tokens else Assemble(())
 
     def _best_completion(self, seat: Seat, planner: Planner) -> tuple[int, list[Step]] | None:
         board = Counter(seat.board)
@@ -302,10 +306,25 @@ class HeuristicBot:
                 best = (total, steps)
         return best
 
+    def _missing(self, seat: Seat) -> list[str]:
+        """The head and tail the board lacks for its next cóatl."""
+        kinds = {kind for _, kind in seat.board}
+        building = any(c.head and not c.complete for c in seat.coatls)
+        return [kind for kind in ("head", "tail") if kind not in kinds and not (kind == "head" and building)]
+
+    def _perfect_pick(self, seat: Seat) -> Sacrifice | None:
+        for kind in self._missing(seat):
+            if Sacrifice("pick", kind=kind) in seat.sacrifices() and not seat.options["take"][kind]:
+                return Sacrifice("pick", kind=kind)
+        return None
+
     def _take(self, seat: Seat, planner: Planner) -> Take | None:
         scored = []
+        missing = self._missing(seat)
         for take in seat.takes():
             content = seat.supply[take.kind][take.space - 1]
+            if take.kind not in missing and seat.room - len(content) < len(missing):
+                continue  # keep room for the head and tail still missing
             pieces = [(COLOURS[text.split()[0]], take.kind) for text in content]
             board = seat.board + pieces
             value = _promise(planner, board)

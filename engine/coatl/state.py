@@ -90,6 +90,7 @@ class CoatlState:
         self.actions_left = 1
         self.follow_up = False  # See the Future: the seat owes its Choose action
         self.started = False
+        self.passes = 0  # passes in a row, by successive seats
         self.trigger: dict[str, Any] | None = None  # what triggered the game end, and who
         self.final_turns: list[tuple[int, int]] = []  # (seat, actions) still to come
         self.events: list[dict[str, Any]] = []
@@ -427,6 +428,8 @@ class CoatlState:
     def _after_action(self, s: int) -> None:
         if self.follow_up:
             return  # the same seat now owes its Choose action
+        last = self.applied[-1][1]
+        self.passes = self.passes + 1 if isinstance(last, Assemble) and not last.steps else 0
         self._refill_row()
         if self.trigger is None and self._supply_empty("body") and not self.bags["body"]:
             self.trigger = {"by": "bodies", "seat": s}
@@ -434,7 +437,11 @@ class CoatlState:
         self.actions_left -= 1
         if self.actions_left:
             return
-        if self.phase == PLAY:
+        if self.phase == PLAY and self.passes >= self.n:
+            self._event(PUBLIC, "stalled")  # a whole round of passes: nobody can or will act
+            self.completed_phases.append(Milestone(self.round, PLAY))
+            self._finish()
+        elif self.phase == PLAY:
             if self.trigger and self.trigger["by"] == "coatl":
                 t = self.trigger["seat"]
                 self._begin_final([(o, 2) for o in range(t + 1, self.n)] + [(o, 1) for o in range(t)])
