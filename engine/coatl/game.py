@@ -11,7 +11,7 @@ from typing import Any
 from engine.coatl.bots import BOTS
 from engine.coatl.options import OPTIONS
 from engine.coatl.state import FINAL, PLAY, SETUP, CoatlState, Setup
-from engine.core import Bot, DecisionKind, SetupError, check_options
+from engine.core import Bot, DecisionKind, SetupError, check_options, check_player
 
 SEATS = ("macaw", "quetzal", "heron", "hummingbird")
 MAX_NAME = 60
@@ -73,15 +73,7 @@ def setup_from_record(record: Any) -> Setup:
         raise SetupError("'players' must list 2 to 4 players, in play order (the first player first)")
     seats, names = [], []
     for i, player in enumerate(players, start=1):
-        player = {"seat": player} if isinstance(player, str) else player
-        seat = player.get("seat") if isinstance(player, dict) else None
-        if seat not in SEATS:
-            raise SetupError(f"player {i}: seat must be one of {', '.join(SEATS)}, not {seat!r}")
-        if seat in seats:
-            raise SetupError(f"seat {seat} appears twice")
-        name = player.get("name", seat)
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise SetupError(f"player {i}: name must be 1 to {MAX_NAME} characters")
+        seat, name = check_player(i, player, SEATS, seats, MAX_NAME)
         seats.append(seat)
         names.append(name)
     seed = record.get("seed")

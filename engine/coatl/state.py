@@ -15,7 +15,7 @@ from engine.coatl.assembly import Coatl, Piece, Rules, Workshop
 from engine.coatl.components import KINDS
 from engine.coatl.orders import (Assemble, Choose, Keep, Order, Sacrifice, Take, parse_orders, piece_text,
                                  to_text)
-from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result
+from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, submit_in_turn
 
 SETUP, PLAY, FINAL, OVER = "setup", "play", "final", "over"
 PUBLIC = -1  # the audience of an event every seat and spectator sees
@@ -174,17 +174,8 @@ class CoatlState:
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
-        s = self.seat_index(seat)
-        trial = self.clone()
-        for i, order in enumerate(orders):
-            if i and s not in trial.waiting():
-                break
-            trial.apply(seat, order)
-        for i, order in enumerate(orders):
-            if i and s not in self.waiting():
-                return list(orders[i:])
-            self.apply(seat, order)
-        return []
+        self.seat_index(seat)
+        return submit_in_turn(self, seat, orders)
 
     def is_over(self) -> bool:
         return self.phase == OVER
