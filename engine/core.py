@@ -159,6 +159,25 @@ def check_options(options: Sequence[Option], given: Any) -> dict[str, Any]:
             for name, option in known.items()}
 
 
+def check_player(number: int, player: Any, seats: Sequence[str], taken: Sequence[str],
+                 max_name: int = 60) -> tuple[str, str]:
+    """Entry `number` (from 1) of a record's `players`, a seat string or an object with a
+    `seat` and an optional `name`: its seat (one of `seats`, none of `taken`) and its name."""
+    if isinstance(player, str):
+        player = {"seat": player}
+    if not isinstance(player, dict):
+        raise SetupError(f"player {number}: expected an object with a 'seat'")
+    seat = player.get("seat")
+    if seat not in seats:
+        raise SetupError(f"player {number}: seat must be one of {', '.join(seats)}, not {seat!r}")
+    if seat in taken:
+        raise SetupError(f"seat {seat} appears twice")
+    name = player.get("name", seat)
+    if not isinstance(name, str) or not name.strip() or len(name) > max_name:
+        raise SetupError(f"player {number}: name must be 1 to {max_name} characters")
+    return seat, name
+
+
 @dataclass(frozen=True, eq=False)
 class Result(Mapping[str, Any]):
     """How a game ended.
@@ -283,6 +302,23 @@ class Game(Protocol):
     def seating(self, seed: int | str, count: int) -> list[str]:
         """A seating for `count` players drawn from the seed, for callers that leave the
         order to chance (a caller that balances who sits first writes its own order)."""
+
+
+def submit_in_turn(state: State, seat: str, orders: Sequence[Any]) -> list[Any]:
+    """`State.submit` for games whose orders need nothing but the seat's turn: the whole
+    submission is checked on a copy first, then carried out while the seat is still asked;
+    the orders left when the game moves on to another seat are returned."""
+    s = state.seats.index(seat) if seat in state.seats else -1
+    trial = state.clone()
+    for i, order in enumerate(orders):
+        if i and s not in trial.waiting():
+            break
+        trial.apply(seat, order)
+    for i, order in enumerate(orders):
+        if i and s not in state.waiting():
+            return list(orders[i:])
+        state.apply(seat, order)
+    return []
 
 
 def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:

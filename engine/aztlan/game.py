@@ -16,7 +16,7 @@ from engine.aztlan.bots import BOTS, make_bot
 from engine.aztlan.options import OPTIONS, load_options
 from engine.aztlan.state import (CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState, BoardMasks,
                                  Setup)
-from engine.core import Bot, DecisionKind, SetupError
+from engine.core import Bot, DecisionKind, SetupError, check_player
 
 MAX_NAME = 60
 
@@ -105,20 +105,10 @@ def setup_from_record(record: dict[str, Any]) -> Setup:
         raise SetupError("'players' must list 2 to 4 players, in initial stack order (top first)")
     seats, names, factions = [], [], []
     for i, player in enumerate(players):
-        if isinstance(player, str):
-            player = {"seat": player}
-        if not isinstance(player, dict):
-            raise SetupError(f"player {i + 1}: expected an object with a 'seat'")
-        seat = player.get("seat")
-        if seat not in TRIBES:
-            raise SetupError(f"player {i + 1}: seat must be one of {', '.join(TRIBES)}, not {seat!r}")
-        if seat in seats:
-            raise SetupError(f"seat {seat} appears twice")
-        name = player.get("name", seat)
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise SetupError(f"player {i + 1}: name must be 1 to {MAX_NAME} characters")
+        seat, name = check_player(i + 1, player, TRIBES, seats, MAX_NAME)
         seats.append(seat)
         names.append(name)
+        player = player if isinstance(player, dict) else {}
         if "faction" in player:
             if player["faction"] not in FACTIONS:
                 raise SetupError(f"player {i + 1}: faction must be one of {', '.join(FACTIONS)}")

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from engine.core import (OVER, Decision, IllegalOrderError, Milestone, NotYourDecisionError,
-                         Option, ParseError, Result, SetupError, check_options)
+                         Option, ParseError, Result, SetupError, check_options,
+                         submit_in_turn)
 
 SEATS = ("red", "green", "blue", "yellow")
 BIDDING, PICKING = "bidding", "picking"
@@ -162,17 +163,8 @@ class DuelState:
 
     def submit(self, seat: str, orders: Sequence[Bid | Pick]) -> list[Bid | Pick]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
-        s = self._seat_index(seat)
-        trial = self.clone()
-        for i, order in enumerate(orders):
-            if i and s not in trial.waiting():
-                break
-            trial.apply(seat, order)
-        for i, order in enumerate(orders):
-            if i and s not in self.waiting():
-                return list(orders[i:])
-            self.apply(seat, order)
-        return []
+        self._seat_index(seat)
+        return submit_in_turn(self, seat, orders)
 
     def is_over(self) -> bool:
         return self.phase == OVER

@@ -1,0 +1,37 @@
+"""Cóatl's bots and views: the heuristic beats the random bot clearly, and a view shows a seat
+its own secrets only."""
+from __future__ import annotations
+
+import json
+
+from engine.coatl import GAME
+from engine.core import play_out
+from tests.engine.coatl.coatl_support import new_game
+from tests.engine.coatl.measure import measure
+
+
+def test_the_heuristic_beats_random_clearly():
+    """docs/rules-coatl.md gives the figure over 200 games; here a sample of 20."""
+    outcome = measure(20, 2)
+    assert outcome["heuristic_wins"] >= 17 and outcome["heuristic_mean"] > 3 * outcome["random_mean"]
+
+
+def test_heuristic_games_end_for_every_player_count():
+    for players in (2, 3, 4):
+        state = new_game(players, seed=f"bots:{players}")
+        play_out(state, [GAME.make_bot("heuristic", s) for s in range(players)])
+        assert state.is_over() and sum(state.result().scores.values()) > 0
+
+
+def test_a_view_shows_its_own_hand_temple_and_draw_only():
+    """Hidden information: prophecy hands, the secret temple card, the setup draw."""
+    state = new_game(3)
+    macaw, quetzal = state.view("macaw"), state.view("quetzal")
+    assert macaw["me"]["dealt"] == sorted(state.players[0].dealt)
+    assert macaw["me"]["temples"] == state.players[0].temples
+    text = json.dumps(quetzal) + json.dumps(state.view(None))
+    assert '"dealt": [' + ", ".join(map(str, sorted(state.players[0].dealt))) + "]" not in text
+    assert "me" not in state.view(None)
+    for reader in (quetzal, state.view(None)):
+        assert all(set(seat) == set(macaw["seats"][0]) for seat in reader["seats"])
+        assert "deck" in reader and isinstance(reader["deck"], int) and isinstance(reader["bags"]["body"], int)
