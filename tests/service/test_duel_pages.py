@@ -10,6 +10,8 @@ import re
 import pytest
 from sqlalchemy import select
 
+import engine
+
 from pbem.models import Game
 from pbem.services import accounts, lobby, play
 from service_helpers import form_with, forms, make_game, make_user, submit, web_sign_in
@@ -237,4 +239,5 @@ def test_the_openapi_document_describes_every_games_orders(client):
     queue = document["paths"]["/api/games/{game_id}/queue"]["put"]["description"]
     assert "development turn" in queue and "duel" not in queue
     game = document["components"]["schemas"]["GameCreate"]["properties"]["game"]
-    assert game["enum"] == ["aztlan", "duel"] and game["default"] == "aztlan"
+    assert game["enum"] == engine.game_names() and {"aztlan", "duel"} <= set(game["enum"])
+    assert game["default"] == "aztlan"
