@@ -152,7 +152,7 @@ class Game(db.Model):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20), default="aztlan")
+    kind: Mapped[str] = mapped_column(String(20))  # the registered game it is (engine.get_game)
     title: Mapped[str] = mapped_column(OneLine(TITLE_MAX))
     status: Mapped[str] = mapped_column(String(12), default="open", index=True)
     # The record's setup (board, edition, options, seed, and players once started).
@@ -378,7 +378,7 @@ class ReportJob(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(8))
-    age: Mapped[int]
+    round: Mapped[int]  # the game's round whose report or notice it is
     phase: Mapped[str] = mapped_column(String(20))
     seq: Mapped[int]
     turn_seats: Mapped[list[str] | None] = mapped_column(JSON)
@@ -387,4 +387,4 @@ class ReportJob(db.Model):
     attempts: Mapped[int] = mapped_column(default=0)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
 
-    __table_args__ = (UniqueConstraint("game_id", "kind", "age", "phase"),)
+    __table_args__ = (UniqueConstraint("game_id", "kind", "round", "phase"),)

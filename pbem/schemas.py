@@ -53,10 +53,6 @@ class SeatSchema(Schema):
     position = fields.Int(required=True)
     name = fields.Str(allow_none=True, metadata={"description": "the seat's name in the game, drawn when "
                                                                 "the game starts"})
-    # The field's name until the service named no game's words; one release more for old clients.
-    tribe = fields.Str(attribute="name", allow_none=True, dump_only=True,
-                       metadata={"description": "the same as `name`; deprecated, to be removed in the next "
-                                                "release", "deprecated": True})
     player = fields.Method("_player", metadata={"description": "display name, bot kind or 'open seat'"})
     bot = fields.Str(allow_none=True)
     waiting = fields.Bool(metadata={"description": "the game waits for a decision of this seat"})

@@ -87,7 +87,7 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
         return set()
     told = sorted(seat.name for seat in newly_waiting if wants_results(seat) is not None)
     seq = len(state.order_log())
-    rows = [ReportJob(game_id=game.id, kind=kind, age=number, phase=phase, seq=seq, attempts=0,
+    rows = [ReportJob(game_id=game.id, kind=kind, round=number, phase=phase, seq=seq, attempts=0,
                       turn_seats=told if i == len(jobs) - 1 else None)
             for i, (kind, number, phase) in enumerate(jobs)]
     session.add_all(rows)
@@ -125,7 +125,7 @@ def send_render(job_id: int, *, app: Any = None) -> None:
 
 def is_final(job: ReportJob, state: Any) -> bool:
     """Whether the job is the final report of the game `state` ended."""
-    return job.kind == ReportJob.REPORT and job.age == content.final_round(state)
+    return job.kind == ReportJob.REPORT and job.round == content.final_round(state)
 
 
 def final_report_owed(session: Session, game_id: int, state: Any) -> bool:
@@ -133,13 +133,13 @@ def final_report_owed(session: Session, game_id: int, state: Any) -> bool:
     plain game-over mail."""
     final = content.final_round(state)
     return final is not None and session.scalar(select(ReportJob.id).where(
-        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.age == final)) is not None
+        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.round == final)) is not None
 
 
 def mail_key(job: ReportJob, seat: str) -> str:
     if job.kind == ReportJob.REPORT:
-        return f"report:{job.game_id}:{job.age}:{seat}"
-    return f"notice:{job.game_id}:{job.age}:{job.phase}:{seat}"
+        return f"report:{job.game_id}:{job.round}:{seat}"
+    return f"notice:{job.game_id}:{job.round}:{job.phase}:{seat}"
 
 
 def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict[str, Any]:
@@ -224,8 +224,8 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
         "tz": user.time_zone or "UTC", "deadline": game.deadline_at,
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
-                  **({"report": f"{links.game(base, game.id)}/reports/{job.age}.pdf"} if report else {})}}
-    return {"seat": seat.name, "report": report, "round": job.age, "phase": job.phase, "facts": facts,
+                  **({"report": f"{links.game(base, game.id)}/reports/{job.round}.pdf"} if report else {})}}
+    return {"seat": seat.name, "report": report, "round": job.round, "phase": job.phase, "facts": facts,
             "paper_size": user.paper_size, "told": seat.name in (job.turn_seats or ())}
 
 

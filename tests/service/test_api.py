@@ -68,8 +68,8 @@ def test_create_and_join_through_the_api(client, ana_token, session):
     joined = client.post(f"/api/games/{game['id']}/join", headers=bo_token)
     assert joined.status_code == 200 and joined.json["status"] == "active"
     assert {s["name"] for s in joined.json["seats"]} <= {"quetzal", "coyote", "serpent", "ocelot"}
-    # `tribe`, the field's name before 0012, stays one release for old clients (docs/api.md).
-    assert all(s["tribe"] == s["name"] for s in joined.json["seats"])
+    # The seat's old field name was answered one release more, and is gone now (docs/api.md).
+    assert all("tribe" not in s for s in joined.json["seats"])
     mine = client.get("/api/games?list=waiting", headers=bo_token).json["games"]
     assert [g["id"] for g in mine] == [game["id"]]
     again = client.post(f"/api/games/{game['id']}/join", headers=bo_token)
@@ -134,7 +134,7 @@ def test_the_openapi_document_describes_every_endpoint(client):
     assert {"title", "players", "bots", "invites"} <= set(schemas["GameCreate"]["properties"])
     assert schemas["Orders"]["required"] == ["orders"]
     seat = schemas["Seat"]["properties"]
-    assert "deprecated" not in seat["name"] and seat["tribe"]["deprecated"] is True
+    assert "deprecated" not in seat["name"] and set(seat) == {"position", "name", "player", "bot", "waiting"}
     assert document["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
     # Every route of the API blueprint is documented.
     rules = {re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", r.rule) for r in client.application.url_map.iter_rules()

@@ -1,10 +1,10 @@
 """A database of the previous release upgrades and its games go on (docs/service.md, "Run it").
 
-The previous release's database is built at its revision (0011) and filled through plain SQL
+The previous release's database is built at its revision (0012) and filled through plain SQL
 in that release's shape: the rows of a game in progress that today's services made (one
-database of the same kind at head), with the columns that 0012 renamed given their old
-names (seats.tribe, queued_turns.age).  Upgraded to head, the game is played on through the
-app's own web and API.
+database of the same kind at head), with the column that 0013 renamed given its old name
+(report_jobs.age).  Upgraded to head, the game is played on through the app's own web and
+API, and the report job it owed keeps its round.
 """
 from __future__ import annotations
 
@@ -20,15 +20,15 @@ from databases import app_config, drop_postgres_schema, postgres_schema_url, wor
 from pbem.app import create_app
 from pbem.db import alembic_config, upgrade
 from pbem.extensions import db
-from pbem.models import Game, OrderLogEntry, QueuedTurn
+from pbem.models import Game, OrderLogEntry, QueuedTurn, ReportJob
 from pbem.services import accounts, lobby, play, turn_queue
 from pbem.services.state import clear_cache, game_state
 from pbem.testing import first_legal_order
 from service_helpers import make_game, web_sign_in
 
-PREVIOUS = "0011"
-# Today's column -> its name in the previous release (migrations/versions/0012_seat_names.py).
-OLD_NAMES = {("seats", "name"): "tribe", ("queued_turns", "round"): "age"}
+PREVIOUS = "0012"
+# Today's column -> its name in the previous release (migrations/versions/0013_report_rounds.py).
+OLD_NAMES = {("report_jobs", "round"): "age"}
 QUEUED = "place 12"  # any territory takes a placed pawn, so this turn is legal when it comes
 
 
@@ -56,6 +56,9 @@ def game_in_progress(session: Any, ana: Any, bo: Any) -> dict[str, Any]:
     card = first_legal_order(_owed(session, game, ana))
     assert play.submit_for_user(session, game.id, ana, card, channel="web").pending == [card]
     assert turn_queue.queue_turns(session, game.id, ana, QUEUED) == [QUEUED]
+    # A report of age 1 still owed (report mail is off in these tests: the row stands for one).
+    session.add(ReportJob(game_id=game.id, kind=ReportJob.REPORT, round=1, phase="scoring", seq=1, attempts=0))
+    session.commit()
     tokens = {person.primary_address: accounts.create_api_token(session, person, "old release")[1]
               for person in (ana, bo)}
     game = session.get(Game, game.id)
@@ -108,8 +111,9 @@ def test_a_game_of_the_previous_release_goes_on_after_the_upgrade(app, game_in_p
     assert copy_rows(app, previous_url) > 20
     engine = create_engine(previous_url)
     with engine.connect() as connection:  # the previous release's shape, with the game in it
-        assert connection.scalar(text("SELECT count(*) FROM seats WHERE tribe IS NOT NULL")) == 3
-        assert connection.scalar(text("SELECT age FROM queued_turns")) == 2
+        assert connection.scalar(text("SELECT count(*) FROM seats WHERE name IS NOT NULL")) == 3
+        assert connection.scalar(text("SELECT round FROM queued_turns")) == 2
+        assert connection.scalar(text("SELECT min(age) FROM report_jobs WHERE kind = 'report'")) == 1
     engine.dispose()
 
     upgrade(previous_url)
@@ -127,17 +131,17 @@ def test_the_upgrade_is_undone_by_the_downgrade_with_every_value(app, game_in_pr
     before = old_shape(previous_url)
     upgrade(previous_url)
     command.downgrade(alembic_config(previous_url), PREVIOUS)
-    assert old_shape(previous_url) == before and before[1] == [(game_in_progress["seats"]["ana@example.com"], 2)]
+    assert old_shape(previous_url) == before and [(kind, age) for _, kind, age in before[1]] == [("report", 1)]
     upgrade(previous_url)  # and up again
 
 
 def old_shape(url: str) -> tuple[list[Any], list[Any]]:
     engine = create_engine(url)
     with engine.connect() as connection:
-        seats = [tuple(row) for row in connection.execute(text("SELECT id, tribe FROM seats ORDER BY id"))]
-        turns = [tuple(row) for row in connection.execute(text("SELECT seat, age FROM queued_turns"))]
+        seats = [tuple(row) for row in connection.execute(text("SELECT id, name FROM seats ORDER BY id"))]
+        jobs = [tuple(row) for row in connection.execute(text("SELECT id, kind, age FROM report_jobs ORDER BY id"))]
     engine.dispose()
-    return seats, turns
+    return seats, jobs
 
 
 def go_on(app: Flask, old: dict[str, Any]) -> None:
@@ -152,6 +156,8 @@ def go_on(app: Flask, old: dict[str, Any]) -> None:
         assert {s.name for s in game.seats} >= {ana_seat, bo_seat} and all(s.name for s in game.seats)
         queued = session.scalars(select(QueuedTurn)).all()
         assert [(row.seat, row.round, row.text) for row in queued] == [(ana_seat, 2, QUEUED)]
+        jobs = session.scalars(select(ReportJob)).all()
+        assert [(job.kind, job.round, job.phase) for job in jobs] == [(ReportJob.REPORT, 1, "scoring")]
 
     # Ana's view, through the API and on the web page: her seat, her pending card, her queue.
     seen = client.get(f"/api/games/{game_id}/view", headers=ana).json

@@ -153,7 +153,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     wait_until(lambda: all(j.done_at for j in jobs_of(session, game_id)), 300, "every report job to be done",
                interval=0.2)
     jobs = jobs_of(session, game_id)
-    assert sorted(j.age for j in jobs if j.kind == "report") == [1, 2, 3, 4, 5]
+    assert sorted(j.round for j in jobs if j.kind == "report") == [1, 2, 3, 4, 5]
     notices = [j for j in jobs if j.kind == "notice"]
     assert notices  # at least the choosing of each age ends with nobody's report superseding it
     game = session.get(Game, game_id)
@@ -192,7 +192,7 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
         held.update(line for m in reports.values() for line in hand_lines(parts(m)["text"]))
         assert "the final report" in reports[5]["Subject"]
         for job in notices:  # each notice names its reader's own hand too
-            context = content.phase_notice(full, seat_name, job.age, job.phase, title=game.title, names=names)
+            context = content.phase_notice(full, seat_name, job.round, job.phase, title=game.title, names=names)
             message = next(m for m in mine if m["Subject"].endswith(report_subject(context)))
             assert hand_lines(parts(message)["text"]) == expected_hand(context)
     assert held - {"No prosperity card."}, "nobody ever held a card: the hand checks proved nothing"
@@ -207,9 +207,9 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
     seq = len(log_lines(session, game.id))
     # As an advance would have left them: one job just committed, one whose worker died.
-    fresh = ReportJob(game_id=game.id, kind="report", age=1, phase="scoring", seq=seq, attempts=0)
+    fresh = ReportJob(game_id=game.id, kind="report", round=1, phase="scoring", seq=seq, attempts=0)
     untouched = now() - report_mail.REDO_AFTER - timedelta(minutes=1)
-    lost = ReportJob(game_id=game.id, kind="notice", age=1, phase="conflict", seq=seq, attempts=1,
+    lost = ReportJob(game_id=game.id, kind="notice", round=1, phase="conflict", seq=seq, attempts=1,
                      created_at=untouched, tried_at=untouched)
     session.add_all([fresh, lost])
     session.commit()
@@ -242,7 +242,7 @@ def test_a_run_that_finds_its_mail_queued_just_after_its_check_counts_it_skipped
     own send_mail, which then hands back that mail: "skipped", not "sent", and one mail."""
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
     play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
-    job = ReportJob(game_id=game.id, kind="report", age=1, phase="scoring", seq=len(log_lines(session, game.id)),
+    job = ReportJob(game_id=game.id, kind="report", round=1, phase="scoring", seq=len(log_lines(session, game.id)),
                     attempts=0)
     session.add(job)
     session.commit()
@@ -404,7 +404,7 @@ def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, in
     state = game_state(session, session.get(Game, game.id))
     assert state.milestones()[-1].phase == "choosing"
     first = seats[state.decisions()[0].seat]
-    job = ReportJob(game_id=game.id, kind="notice", age=1, phase="choosing", seq=len(state.order_log()),
+    job = ReportJob(game_id=game.id, kind="notice", round=1, phase="choosing", seq=len(state.order_log()),
                     attempts=0, turn_seats=[first.name])
     session.add(job)
     session.commit()
@@ -451,7 +451,7 @@ def test_the_sweep_leaves_a_recent_job_alone_and_redoes_an_old_one_once(session,
     game, _ = person_and_bot_game(session, make_user, "ana@example.com")
     running = now() - timedelta(minutes=3)  # a render may run this long (its task's time limit)
     lost = now() - report_mail.REDO_AFTER - timedelta(minutes=1)
-    jobs = [ReportJob(game_id=game.id, kind="notice", age=1, phase=phase, seq=0, attempts=attempts,
+    jobs = [ReportJob(game_id=game.id, kind="notice", round=1, phase=phase, seq=0, attempts=attempts,
                       created_at=created, tried_at=tried)
             for phase, attempts, created, tried in [("choosing", 0, now(), None), ("development", 1, lost, running),
                                                     ("conflict", 1, lost, lost)]]
