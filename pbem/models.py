@@ -302,14 +302,14 @@ class GameEvent(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    kind: Mapped[str] = mapped_column(String(20))
+    type: Mapped[str] = mapped_column(String(20))  # what happened: "extend", "pause", "resign", ...
     seat: Mapped[str | None] = mapped_column(String(16))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     decision_seq: Mapped[int | None] = mapped_column()
     hours: Mapped[int | None] = mapped_column()  # an extension's hours
     text: Mapped[str] = mapped_column(String(ORDER_MAX))
 
-    __table_args__ = (Index("ix_game_events_game_kind", "game_id", "kind"),)
+    __table_args__ = (Index("ix_game_events_game_type", "game_id", "type"),)
 
 
 class Vacation(db.Model):
@@ -358,7 +358,7 @@ class OutboxMessage(db.Model):
     to_address: Mapped[str] = mapped_column(String(EMAIL_MAX), index=True)
     subject: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
-    kind: Mapped[str] = mapped_column(String(20))
+    topic: Mapped[str] = mapped_column(String(20))  # what it is about: "turn", "report", ... (delivery.PREFERENCES)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -377,7 +377,7 @@ class ReportJob(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(8))
+    topic: Mapped[str] = mapped_column(String(8))  # REPORT or NOTICE: the topic of its mails
     round: Mapped[int]  # the game's round whose report or notice it is
     phase: Mapped[str] = mapped_column(String(20))
     seq: Mapped[int]
@@ -387,4 +387,4 @@ class ReportJob(db.Model):
     attempts: Mapped[int] = mapped_column(default=0)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
 
-    __table_args__ = (UniqueConstraint("game_id", "kind", "round", "phase"),)
+    __table_args__ = (UniqueConstraint("game_id", "topic", "round", "phase"),)

@@ -44,7 +44,7 @@ HARD_LIMIT = 3  # hard bounces (each a different mail) before an address is supp
 # Enhanced status codes (RFC 3463) that say the address itself is gone: bad mailbox, bad
 # domain, bad syntax, moved, no MX (RFC 7505), disabled account.
 DEAD_MAILBOX = frozenset({"5.1.1", "5.1.2", "5.1.3", "5.1.6", "5.1.10", "5.2.1"})
-NOTICE_KIND = "undeliverable"
+NOTICE_TOPIC = "undeliverable"
 REASON_MAX = 200
 _ENHANCED = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
 # A bare reply code counts only where a mail system quotes the remote server ("... said: 550",
@@ -69,7 +69,7 @@ def addressed(mail: InboundMail, settings: MailSettings) -> bool:
 
 @dataclass(frozen=True)
 class Report:
-    kind: str  # HARD or SOFT
+    severity: str  # HARD or SOFT
     status: str | None  # the enhanced status code, "5.1.1"
     reason: str  # one line for people: status and the remote server's words
 
@@ -130,13 +130,13 @@ def _dsn(message: Message) -> Report | None:
         if action in ("delivered", "relayed", "expanded"):
             continue
         if status[:1] == "5" or action == "failed":
-            kind = HARD
+            severity = HARD
         elif status[:1] == "4" or action == "delayed":
-            kind = SOFT
+            severity = SOFT
         else:
             continue
-        reports.append(Report(kind, status or None, _clean(f"{status} {diagnostic}" if status else diagnostic)))
-    return next((r for r in reports if r.kind == HARD), reports[0] if reports else None)
+        reports.append(Report(severity, status or None, _clean(f"{status} {diagnostic}" if status else diagnostic)))
+    return next((r for r in reports if r.severity == HARD), reports[0] if reports else None)
 
 
 def _notice_text(message: Message) -> str:
@@ -185,17 +185,17 @@ def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettin
     delivery = session.get(MailDelivery, row.id, with_for_update=True)
     if delivery is None:  # every sent row has one; a row never tried cannot have bounced
         return "bounce_unsent"
-    if delivery.bounce == HARD or (delivery.bounce == SOFT and report.kind == SOFT):
+    if delivery.bounce == HARD or (delivery.bounce == SOFT and report.severity == SOFT):
         return "bounce_repeat"  # this mail was counted already
-    delivery.bounce = report.kind
+    delivery.bounce = report.severity
     addresses = _lock_owners_addresses(session, row.to_address.lower())
     address = next((a for a in addresses if a.address == row.to_address.lower()), None)
     if address is None:  # an invitation to someone without an account
         session.commit()
-        return f"bounce_{report.kind}"
+        return f"bounce_{report.severity}"
     moment = now()
     address.last_bounce_at, address.last_bounce_reason = moment, report.reason
-    if report.kind == SOFT:
+    if report.severity == SOFT:
         address.soft_bounce_count += 1
     else:
         address.bounce_count += 1
@@ -206,7 +206,7 @@ def handle(session: Session, raw: bytes, mail: InboundMail, settings: MailSettin
                 else f"{address.bounce_count} mails bounced; the last: {report.reason}")
             _tell_hosts(session, address, addresses, settings)
     session.commit()
-    return f"bounce_{report.kind}"
+    return f"bounce_{report.severity}"
 
 
 def _lock_owners_addresses(session: Session, to_address: str) -> list[EmailAddress]:
@@ -252,4 +252,4 @@ def _tell_hosts(session: Session, address: EmailAddress, addresses: list[EmailAd
                   f"They still see the game on the web, and mail resumes once they confirm on their "
                   f"profile that their mail works again. You may want to reach them another way, or "
                   f"extend the deadline.\n\n{links.game(settings.base_url, game.id)}\n",
-                  kind=NOTICE_KIND, key=f"{NOTICE_KIND}:{game.id}:{user.id}:{address.suppressed_at:%Y%m%d%H%M%S%f}")
+                  topic=NOTICE_TOPIC, key=f"{NOTICE_TOPIC}:{game.id}:{user.id}:{address.suppressed_at:%Y%m%d%H%M%S%f}")

@@ -4,7 +4,7 @@
   its From, with the seat's reply address as Reply-To and the BOARD picture if asked for;
   keyed by the inbound message, so processing it again never answers twice.
 - Short answers (`short_answer`): to mail that could not act (an unknown sender, a replaced
-  address) and the notice that a sender's answers stop for the hour, at most one of each kind
+  address) and the notice that a sender's answers stop for the hour, at most one on each topic
   per address and day.
 - `held_notice`: tells a seat's player, at their own address, that a mail in their name was
   held for an operator.
@@ -32,8 +32,8 @@ from pbem.outbox.settings import MailSettings
 from pbem.services import links
 
 UNKNOWN_REPLY_EVERY = timedelta(days=1)  # also the limit of the other short answers and notices
-REPLY_KIND, UNKNOWN_KIND = "reply", "mail-unknown"
-REPLACED_KIND, HELD_KIND, QUIET_KIND = "mail-replaced", "mail-held", "mail-quiet"
+REPLY_TOPIC, UNKNOWN_TOPIC = "reply", "mail-unknown"
+REPLACED_TOPIC, HELD_TOPIC, QUIET_TOPIC = "mail-replaced", "mail-held", "mail-quiet"
 # Reasons of authenticated mail that carried nothing out: what the reply budget counts.
 FRUITLESS = ("empty", "text_error", "command_error", "order_error")
 
@@ -64,7 +64,7 @@ def reply(session: Session, c: MailContext, text: str) -> None:
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
     if c.ignored:
         text = f"{text.rstrip()}\n\n{c.ignored}"
-    send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", kind=REPLY_KIND,
+    send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", topic=REPLY_TOPIC,
               reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}",
               html=reply_html(text.rstrip(), c.parts), parts=c.parts)
     # Committed by store.finish, together with the message's final status.
@@ -72,22 +72,22 @@ def reply(session: Session, c: MailContext, text: str) -> None:
 
 # ---- short answers --------------------------------------------------------------------------------
 
-def short_answer(session: Session, mail: InboundMail, kind: str, text: str) -> None:
-    """A reply of `kind` to the sender, at most one per address and day."""
+def short_answer(session: Session, mail: InboundMail, topic: str, text: str) -> None:
+    """A reply on `topic` to the sender, at most one per address and day."""
     address = mail.from_address.lower()  # as accounts compare them: Ana@x and ana@x share the day's answer
-    if not _sent_lately(session, address, kind):
-        send_mail(session, address, _re(mail.subject or "your mail to pbem"), text, kind=kind,
+    if not _sent_lately(session, address, topic):
+        send_mail(session, address, _re(mail.subject or "your mail to pbem"), text, topic=topic,
                   headers=_reply_headers(mail))
 
 
 def replaced_address(session: Session, mail: InboundMail) -> None:
-    short_answer(session, mail, REPLACED_KIND, "This reply address was replaced; use the one in "
+    short_answer(session, mail, REPLACED_TOPIC, "This reply address was replaced; use the one in "
                  "your latest mail from pbem.\n\nNothing in your mail was carried out.\n")
 
 
 def unknown_sender(session: Session, mail: InboundMail, settings: MailSettings) -> None:
     """At most one short answer per address and day; it says nothing about any game."""
-    short_answer(session, mail, UNKNOWN_KIND,
+    short_answer(session, mail, UNKNOWN_TOPIC,
                  "Your mail could not be taken as orders: it was not sent to a seat's reply address from one of "
                  "that player's confirmed addresses.\n\nReply to a turn mail from pbem from the address your "
                  f"account uses, or play on {settings.base_url}/ (confirm more addresses on your profile).\n\n"
@@ -98,7 +98,7 @@ def held_notice(session: Session, game: Game, user: User, settings: MailSettings
     """Tell the seat's player (at their own primary address, not the From, which may be
     forged) that a mail in their name was held; never what it said.  One a day at most."""
     address = user.primary_address
-    if address is None or _sent_lately(session, address, HELD_KIND):
+    if address is None or _sent_lately(session, address, HELD_TOPIC):
         return
     send_mail(session, address, f"A mail in your name was held ({game.title}, game {game.id})",
               f"A mail sent in your name to your reply address for {game.title} (game {game.id}) failed "
@@ -106,13 +106,13 @@ def held_notice(session: Session, game: Game, user: User, settings: MailSettings
               "carried out. A site operator will look at it and either carry it out or discard it.\n\n"
               "If you did not send it, someone may know your reply address: you can replace it on the "
               f"game page, {links.game(settings.base_url, game.id)}\n\n"
-              "You will get at most one such notice a day.\n", kind=HELD_KIND)
+              "You will get at most one such notice a day.\n", topic=HELD_TOPIC)
 
 
-def _sent_lately(session: Session, address: str, kind: str) -> bool:
+def _sent_lately(session: Session, address: str, topic: str) -> bool:
     since = now() - UNKNOWN_REPLY_EVERY
     return session.scalar(select(OutboxMessage.id).where(OutboxMessage.to_address == address,
-                                                         OutboxMessage.kind == kind,
+                                                         OutboxMessage.topic == topic,
                                                          OutboxMessage.created_at > since).limit(1)) is not None
 
 
@@ -138,7 +138,7 @@ def budget_spent(session: Session, sender: str, row: InboundMessage, settings: M
 
 def quiet_notice(session: Session, mail: InboundMail, settings: MailSettings) -> None:
     """Once a day: why this sender's mails are carried out but not answered."""
-    short_answer(session, mail, QUIET_KIND, _quiet_text(settings))
+    short_answer(session, mail, QUIET_TOPIC, _quiet_text(settings))
 
 
 def _answered_lately(session: Session, sender: str, row: InboundMessage, reasons: tuple[str, ...] = ()) -> int:

@@ -46,7 +46,7 @@ LEASE = timedelta(minutes=5)  # a sender that died holding a row frees it after 
 MAX_ATTEMPTS = 13
 FIRST_BACKOFF, LONGEST_BACKOFF = 5, 3600  # seconds
 SMTP_TIMEOUT = 30.0
-# Notification kinds and the profile preference that turns them off (List-Unsubscribe).
+# Mail topics and the profile preference that turns them off (List-Unsubscribe).
 PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "notify_turn",
                "deadline": "notify_turn", "queue-error": "notify_turn", "replacement": "notify_turn",
                "outage": "notify_turn", "result": "notify_results",
@@ -56,7 +56,7 @@ PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "noti
 UNSUBSCRIBED = {"opponent_moves": "off"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"
 # Mail a person asked for this very minute: without it nobody could sign in to lift a suppression.
-EXEMPT_KINDS = frozenset({"signin", "confirm"})
+EXEMPT_TOPICS = frozenset({"signin", "confirm"})
 RECAP = "Since your last news:"  # heads the news part of a turn mail (pbem/services/moves_mail.py)
 
 
@@ -102,7 +102,7 @@ def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
     message["Auto-Submitted"] = headers.pop("Auto-Submitted", "auto-generated")
     if extra is not None and extra.reply_to:
         message["Reply-To"] = extra.reply_to
-    preference = PREFERENCES.get(row.kind)
+    preference = PREFERENCES.get(row.topic)
     if preference is not None:
         user_id = session.scalar(select(EmailAddress.user_id).where(EmailAddress.address == row.to_address.lower()))
         if user_id is not None:
@@ -199,7 +199,7 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
     row = _claim(session, outbox_id)
     if row is None:
         return "already"
-    dead = None if row.kind in EXEMPT_KINDS else suppressed(session, row.to_address)
+    dead = None if row.topic in EXEMPT_TOPICS else suppressed(session, row.to_address)
     if dead is not None:
         return _withhold(session, outbox_id, f"not sent: {dead.address} is suppressed after bounces "
                                              f"({dead.suppressed_reason})")
@@ -209,7 +209,7 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
         return _withhold(session, outbox_id, f"not sent: outbox {newer} is a newer turn mail of the same seat")
     message = build(session, row, extra, settings)
     envelope = bounce_address(settings, row.id, row.to_address)  # VERP: a bounce names this row
-    attempts, kind = extra.attempts if extra is not None else 1, row.kind
+    attempts, topic = extra.attempts if extra is not None else 1, row.topic
     session.rollback()  # no transaction held open across the network
     try:
         with _smtp(settings) as client:
@@ -222,8 +222,8 @@ def deliver(session: Session, outbox_id: int, settings: MailSettings | None = No
             claimed_at=None, last_error=reason, retry_at=None if last else moment + backoff(attempts),
             failed_at=moment if last else None))
         session.commit()
-        if last:  # the id, kind and server's answer only: the body may hold a sign-in link
-            log.error("outbox %s (%s) given up after %d failed attempts: %s", outbox_id, kind, attempts, reason)
+        if last:  # the id, topic and server's answer only: the body may hold a sign-in link
+            log.error("outbox %s (%s) given up after %d failed attempts: %s", outbox_id, topic, attempts, reason)
             return "failed"
         raise DeliveryError(f"outbox {outbox_id}: {error}") from error
     session.execute(update(OutboxMessage).where(OutboxMessage.id == outbox_id, OutboxMessage.sent_at.is_(None))
@@ -238,7 +238,7 @@ def _newer_turn_mail(session: Session, row: OutboxMessage, extra: MailDelivery |
     backlog (SMTP down, a slow queue) only the newest one is worth sending.  A mail with news
     of the opponents' moves is sent anyway: the news is told once, in that mail only."""
     key = extra.key if extra is not None else None
-    if row.kind != "turn" or key is None or key.count(":") != 3 or RECAP in row.body:
+    if row.topic != "turn" or key is None or key.count(":") != 3 or RECAP in row.body:
         return None
     _, game, _, seat = key.split(":")
     return session.scalar(select(MailDelivery.outbox_id).where(

@@ -36,7 +36,7 @@ class MailPart(NamedTuple):
     content_id: str | None = None
 
 
-def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
+def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
               reply_to: str | None = None, headers: dict[str, str] | None = None,
               key: str | None = None, html: str | None = None,
               parts: Sequence[MailPart] = ()) -> OutboxMessage:
@@ -54,7 +54,7 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, kind: str,
     parts = _checked(parts)
     if reply_to is not None:  # a reply acts for a seat: mark where our text begins
         body, html = with_marker(body), with_marker_html(html) if html is not None else None
-    message = OutboxMessage(to_address=to, subject=subject, body=body, kind=kind)
+    message = OutboxMessage(to_address=to, subject=subject, body=body, topic=topic)
     session.add(message)
     if reply_to is not None or headers or key is not None or html is not None or parts:
         clean = {name: " ".join(str(value).split()) for name, value in (headers or {}).items()}

@@ -66,7 +66,7 @@ def request_sign_in(session: Session, address: str, *, base_url: str) -> None:
     send_mail(session, address, "Your pbem sign-in link",
               f"Open this link within {LINK_LIFETIME.seconds // 60} minutes to sign in to pbem:\n\n"
               f"{link}\n\nIf you did not ask for it, ignore this mail: nothing happens without the link.\n",
-              kind="signin")
+              topic="signin")
     session.commit()
 
 
@@ -169,7 +169,7 @@ def add_address(session: Session, user: User, address: str, *, base_url: str) ->
               f"{user.display_name} asked to add this address to their pbem account.\n"
               f"Open this link within {LINK_LIFETIME.seconds // 60} minutes to confirm it:\n\n"
               f"{links.confirm_address(base_url, token)}\n\nIf that was not you, ignore this mail.\n",
-              kind="confirm")
+              topic="confirm")
     session.commit()
 
 

@@ -146,7 +146,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
             mail_seat(session, game, seat.user, f"at{run.held[seat_name]}",
                       f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
-                      "order for this turn; your other queued turns stay queued.\n", kind="queue-error")
+                      "order for this turn; your other queued turns stay queued.\n", topic="queue-error")
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
     schedule(session, game, at or now(), state)

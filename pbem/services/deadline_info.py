@@ -86,5 +86,6 @@ def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
         "policy": {"hours": policy.hours, "on_missed": policy.on_missed, "default": policy.default,
                    "replace_after": policy.replace_after, "abandoned": policy.abandoned,
                    "vacation": policy.vacation},
-        "log": [{"at": moment(e.at), "kind": e.kind, "seat": e.seat, "text": e.text} for e in info.log],
+        # "kind": the old name of "type", answered one release more (docs/api.md).
+        "log": [{"at": moment(e.at), "type": e.type, "kind": e.type, "seat": e.seat, "text": e.text} for e in info.log],
     }

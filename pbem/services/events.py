@@ -15,9 +15,9 @@ from engine.core import GameState
 from pbem.models import ORDER_MAX, Game, GameEvent, Seat
 
 
-def log_event(session: Session, game: Game, kind: str, text: str, at: datetime, *,
+def log_event(session: Session, game: Game, type: str, text: str, at: datetime, *,
               seat: str | None = None, user_id: int | None = None, hours: int | None = None) -> GameEvent:
-    event = GameEvent(game_id=game.id, at=at, kind=kind, seat=seat, user_id=user_id, hours=hours,
+    event = GameEvent(game_id=game.id, at=at, type=type, seat=seat, user_id=user_id, hours=hours,
                       decision_seq=game.decision_seq, text=text[:ORDER_MAX])
     session.add(event)
     return event

@@ -40,7 +40,7 @@ def host_game(session: Session, game_id: int, user: User, action: str) -> Game:
 def extensions(session: Session, game: Game) -> tuple[int, int, int]:
     """(extensions of the current decision, their hours, extension hours of the whole game)."""
     rows = session.execute(select(GameEvent.decision_seq, GameEvent.hours)
-                           .where(GameEvent.game_id == game.id, GameEvent.kind == "extend")).all()
+                           .where(GameEvent.game_id == game.id, GameEvent.type == "extend")).all()
     mine = [hours or 0 for seq, hours in rows if seq == game.decision_seq]
     return len(mine), sum(mine), sum(hours or 0 for _, hours in rows)
 
@@ -74,7 +74,7 @@ def extend_deadline(session: Session, game_id: int, user: User, hours: int, now:
     for seat in owing(session, game, state):
         mail_seat(session, game, seat.user, event, f"{game.title}: deadline extended",
                   f"The host extended the deadline of {game.title} by {hours} hours: it is now "
-                  f"{when(game.deadline_at, seat.user)}.\n\n{url}\n", kind="deadline")
+                  f"{when(game.deadline_at, seat.user)}.\n\n{url}\n", topic="deadline")
     bump_version(session, game)
     session.commit()
     return game
@@ -142,4 +142,4 @@ def _tell_players(session: Session, game: Game, event: GameEvent, subject: str,
     url, key = links.game(base_url(), game.id), event_key(session, event)
     for seat in game.seats:
         if seat.user is not None:
-            mail_seat(session, game, seat.user, key, subject, f"{body(seat.user)}\n\n{url}\n", kind="deadline")
+            mail_seat(session, game, seat.user, key, subject, f"{body(seat.user)}\n\n{url}\n", topic="deadline")

@@ -168,7 +168,7 @@ def _mail_invitation(session: Session, game: Game, inviter: User, address: str, 
               f"{inviter.display_name} invites you to a game of {get_game(game.kind).title} on pbem: "
               f"{game.title}.\n\n"
               f"Sign in with this address and join it here:\n{links.game(base_url, game.id)}\n",
-              kind="invitation", key=f"invitation:{game.id}:{invitee_key}")
+              topic="invitation", key=f"invitation:{game.id}:{invitee_key}")
 
 
 def get_game_row(session: Session, game_id: int) -> Game:

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 OFF, EACH, DIGEST = "off", "each", "digest"
 CHOICES = (OFF, EACH, DIGEST)
-KIND = "moves"  # the outbox kind of both mails (delivery.PREFERENCES: List-Unsubscribe)
+TOPIC = "moves"  # the outbox topic of both mails (delivery.PREFERENCES: List-Unsubscribe)
 MAX_LINES = 30  # per game and mail; a longer backlog (a preference just switched on) is cut
 
 
@@ -107,7 +107,7 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
             send_mail(session, address, f"{game.title}: your opponents moved (game {game.id})",
                       f"{game.title} (game {game.id}), what happened:\n" + "\n".join(news.lines) + "\n"
                       + _footer(links.game(base_url(), game.id)),
-                      kind=KIND, key=f"moves:{game.id}:{seat.name}:{news.start}-{news.end}",
+                      topic=TOPIC, key=f"moves:{game.id}:{seat.name}:{news.start}-{news.end}",
                       reply_to=seat_reply_address(session, seat))
 
 
@@ -185,7 +185,7 @@ def _digest(session: Session, user_id: int, now: datetime) -> bool:
                   "What happened in your games since the last news:\n\n" + "\n".join(sections)
                   + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
                   f"change it on your profile:\n{links.profile(base_url())}\n",
-                  kind=KIND, key=f"digest:{user.id}:{day.isoformat()}")
+                  topic=TOPIC, key=f"digest:{user.id}:{day.isoformat()}")
     user.digest_on = day
     session.commit()
     return bool(sections and address)

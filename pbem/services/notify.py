@@ -1,7 +1,7 @@
 """Notifications: mails queued in the outbox, in the transaction of the change they announce,
 so a notification exists exactly when that change was committed.
 
-- `mail_user`: a mail to a person's primary address, unless they turned that kind of mail off.
+- `mail_user`: a mail to a person's primary address, unless they turned mail on that topic off.
 - `mail_seat`: every notification about a game that is not a turn or result mail (reminders,
   missed deadlines, the host's controls, replacements, queued turns refused): keyed per game,
   event and recipient's seat, with the seat's reply address.
@@ -30,20 +30,20 @@ from pbem.services import kinds, links, moves_mail
 from pbem.services.links import base_url
 
 
-def mail_user(session: Session, user: User | None, subject: str, body: str, *, kind: str,
+def mail_user(session: Session, user: User | None, subject: str, body: str, *, topic: str,
               key: str | None = None, reply_to: str | None = None) -> bool:
-    """Queue a mail to a person's primary address, unless they turned this kind of mail off
+    """Queue a mail to a person's primary address, unless they turned mail on this topic off
     (the preference its List-Unsubscribe link sets).  Mails about a game and a seat go through
     `mail_seat`, which adds the idempotency key and the seat's reply address."""
     address = user.primary_address if user is not None else None
-    if not address or not wants(user, kind):
+    if not address or not wants(user, topic):
         return False
-    send_mail(session, address, subject, body, kind=kind, key=key, reply_to=reply_to)
+    send_mail(session, address, subject, body, topic=topic, key=key, reply_to=reply_to)
     return True
 
 
-def wants(user: User, kind: str) -> bool:
-    preference = PREFERENCES.get(kind)
+def wants(user: User, topic: str) -> bool:
+    preference = PREFERENCES.get(topic)
     return preference is None or getattr(user, preference) not in (False, "off")
 
 
@@ -69,22 +69,22 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
               f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\nOpen the game:\n{url}\n\n"
               f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
               + moves_mail.since_last_turn(session, game, state, seat),
-              kind="turn", reply_to=seat_reply_address(session, seat), key=key)
+              topic="turn", reply_to=seat_reply_address(session, seat), key=key)
 
 
 def mail_seat(session: Session, game: Game, user: User | None, event: str, subject: str, body: str, *,
-              kind: str) -> bool:
+              topic: str) -> bool:
     """A notification about `game` to a person (a seat's player, or the host): once per game,
-    `event` and recipient, keyed "<kind>:<game>:<event>:<seat>", so a tick or advance run
+    `event` and recipient, keyed "<topic>:<game>:<event>:<seat>", so a tick or advance run
     twice or retried queues it once; Reply-To is their seat's token address, so a reply acts
     for that seat.  A person without a seat here (a host who resigned, a replaced player) is
     named "user<id>" in the key and gets no Reply-To.  Whether a mail went out (or was queued
-    already); False if they have no address or turned this kind of mail off."""
+    already); False if they have no address or turned mail on this topic off."""
     if user is None:
         return False
     seat = next((s for s in game.seats if s.user_id == user.id and s.name), None)
-    return mail_user(session, user, subject, body, kind=kind,
-                     key=f"{kind}:{game.id}:{event}:{seat.name if seat else f'user{user.id}'}",
+    return mail_user(session, user, subject, body, topic=topic,
+                     key=f"{topic}:{game.id}:{event}:{seat.name if seat else f'user{user.id}'}",
                      reply_to=seat_reply_address(session, seat) if seat else None)
 
 
@@ -101,5 +101,5 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    send_mail(session, address, f"{game.title}: game over", body, kind="result", key=f"result:{game.id}:{seat.name}",
+    send_mail(session, address, f"{game.title}: game over", body, topic="result", key=f"result:{game.id}:{seat.name}",
               reply_to=seat_reply_address(session, seat))  # HISTORY, BOARD still answer after the end

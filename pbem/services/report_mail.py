@@ -60,7 +60,7 @@ def mode() -> str:
 # ---- 1. recording jobs in the advance --------------------------------------------------------
 
 def plan(crossed: Sequence[Milestone]) -> list[tuple[str, int, str]]:
-    """(kind, round, phase) of the jobs one advance owes: a report per scored milestone, and a
+    """(topic, round, phase) of the jobs one advance owes: a report per scored milestone, and a
     notice of the last milestone unless it is scored (a report supersedes the notices of the
     phases before it)."""
     jobs = [(ReportJob.REPORT, m.round, m.phase) for m in crossed if m.scored]
@@ -87,9 +87,9 @@ def record_jobs(session: Session, game: Game, state: Any, since: int, newly_wait
         return set()
     told = sorted(seat.name for seat in newly_waiting if wants_results(seat) is not None)
     seq = len(state.order_log())
-    rows = [ReportJob(game_id=game.id, kind=kind, round=number, phase=phase, seq=seq, attempts=0,
+    rows = [ReportJob(game_id=game.id, topic=topic, round=number, phase=phase, seq=seq, attempts=0,
                       turn_seats=told if i == len(jobs) - 1 else None)
-            for i, (kind, number, phase) in enumerate(jobs)]
+            for i, (topic, number, phase) in enumerate(jobs)]
     session.add_all(rows)
     _dispatch_after_commit(session, rows)
     return set(told)
@@ -125,7 +125,7 @@ def send_render(job_id: int, *, app: Any = None) -> None:
 
 def is_final(job: ReportJob, state: Any) -> bool:
     """Whether the job is the final report of the game `state` ended."""
-    return job.kind == ReportJob.REPORT and job.round == content.final_round(state)
+    return job.topic == ReportJob.REPORT and job.round == content.final_round(state)
 
 
 def final_report_owed(session: Session, game_id: int, state: Any) -> bool:
@@ -133,11 +133,11 @@ def final_report_owed(session: Session, game_id: int, state: Any) -> bool:
     plain game-over mail."""
     final = content.final_round(state)
     return final is not None and session.scalar(select(ReportJob.id).where(
-        ReportJob.game_id == game_id, ReportJob.kind == ReportJob.REPORT, ReportJob.round == final)) is not None
+        ReportJob.game_id == game_id, ReportJob.topic == ReportJob.REPORT, ReportJob.round == final)) is not None
 
 
 def mail_key(job: ReportJob, seat: str) -> str:
-    if job.kind == ReportJob.REPORT:
+    if job.topic == ReportJob.REPORT:
         return f"report:{job.game_id}:{job.round}:{seat}"
     return f"notice:{job.game_id}:{job.round}:{job.phase}:{seat}"
 
@@ -218,7 +218,7 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
     user = seat.user
     assert user is not None and seat.name is not None
     base = base_url()
-    report = job.kind == ReportJob.REPORT
+    report = job.topic == ReportJob.REPORT
     facts: dict[str, Any] = {
         "title": game.title, "names": {s.name: s.label for s in game.seats if s.name},
         "tz": user.time_zone or "UTC", "deadline": game.deadline_at,
@@ -252,7 +252,7 @@ def _queue(session: Session, job: ReportJob, seat: Seat, address: str, key: str,
     if queued(session, key):  # another run queued it while this one rendered (send_mail would return it)
         session.rollback()
         return "skipped"
-    message = send_mail(session, address, mail["subject"], mail["text"], kind=job.kind, html=mail["html"],
+    message = send_mail(session, address, mail["subject"], mail["text"], topic=job.topic, html=mail["html"],
                         parts=mail["parts"], reply_to=seat_reply_address(session, seat), key=key)
     if message not in session.new:  # another run committed it just after the check above: that one
         session.rollback()

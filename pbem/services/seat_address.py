@@ -20,7 +20,7 @@ from pbem.services.errors import Conflict, NotFound
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.play import require_seat
 
-KIND = "reply-address"
+TOPIC = "reply-address"
 
 
 def _own_seat(game: Game | None, game_id: int, user: User) -> Seat:
@@ -55,6 +55,6 @@ def replace_address(session: Session, game_id: int, user: User, settings: MailSe
                   f"Your reply address for {game.title} was replaced. Send your orders for this game to\n\n"
                   f"    {address}\n\nor simply reply to this mail. Mail to the old address is refused "
                   f"from now on.\n\nThe game: {links.game(settings.base_url, game.id)}\n",
-                  kind=KIND, reply_to=address)
+                  topic=TOPIC, reply_to=address)
     session.commit()
     return address

@@ -71,7 +71,7 @@ def take_over(session: Session, game_id: int, user: User, seat_name: str, now: d
     url = links.game(base_url(), game.id)
     for person in {host, previous} - {None}:
         mail_seat(session, game, person, event, f"{game.title}: {seat_name} has a new player",
-                  f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", kind="replacement")
+                  f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", topic="replacement")
     session.commit()
     advance(session, game.id, at=now)  # the seat now waits for its new player (who is told)
     return seat
@@ -107,12 +107,12 @@ def offer_seat(session: Session, game: Game, seat: Seat, now: datetime, bot: str
               f"{seat_title(seat)} missed {seat.missed_in_row} deadlines in a row in {game.title}. The seat is "
               f"now listed for takeover in the lobby, and the {bot} bot plays it until someone takes it "
               f"over. As the host you may also hand it to a bot for good on the game's page.\n\n{url}\n",
-              kind="replacement")
+              topic="replacement")
     mail_seat(session, game, seat.user, f"offered-{passed}",
               f"{game.title}: your seat is offered to a replacement",
               f"You missed {seat.missed_in_row} deadlines in a row in {game.title}, so your seat is offered "
               f"to a replacement player and the {bot} bot plays it meanwhile. Send an order to take it "
-              f"back before someone takes it over.\n\n{url}\n", kind="replacement")
+              f"back before someone takes it over.\n\n{url}\n", topic="replacement")
 
 
 def seat_acted(seat: Seat) -> None:

@@ -273,7 +273,7 @@ def _mail_hosts_outage(session: Session, hosts: dict[int, list[tuple[Game, datet
                   f"deadline at once, pbem moved the deadlines that fell due meanwhile by "
                   f"{int(OUTAGE_GRACE.total_seconds() // 3600)} hours from now:\n\n" + "\n".join(lines)
                   + "\n\nNobody was charged a missed turn. You can extend or pause a game from its page.\n",
-                  kind="outage", key=f"outage:{now.isoformat()}:user{host_id}")
+                  topic="outage", key=f"outage:{now.isoformat()}:user{host_id}")
     session.commit()
 
 
@@ -327,7 +327,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"You missed the deadline ({when(game.deadline_at, seat.user)}) to {what} in "
                       f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
                       f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
-                      f"offered to a replacement player).\n\n{url}\n", kind="missed")
+                      f"offered to a replacement player).\n\n{url}\n", topic="missed")
             report.defaulted.append((game.id, seat.name))
         else:
             log_event(session, game, "missed", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
@@ -348,7 +348,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
             mail_seat(session, game, person, passed, f"{game.title}: a deadline passed",
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
-                      kind="missed")
+                      topic="missed")
     bump_version(session, game)
     session.commit()
     if play_default or offered:
@@ -385,7 +385,7 @@ def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> 
                      f"Reminder: {game.title} waits for you",
                      f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, seat.user)} "
                      f"(in about {max(1, round(left.total_seconds() / 3600))} hours).\n\n{url}\n",
-                     kind="reminder"):
+                     topic="reminder"):
             report.reminded.append((game.id, seat.name or ""))
     game.reminded = offset
     session.commit()

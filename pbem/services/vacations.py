@@ -92,7 +92,7 @@ def declare_vacation(session: Session, user: User, starts_at: datetime, ends_at:
     session.add(vacation)
     mail_user(session, user, "Your vacation on pbem",
               f"Your vacation is noted: away from {when(starts_at, user)} until {when(ends_at, user)}.\n"
-              f"{_effects(session, user)}\nYou can cancel it on your profile page.\n", kind="vacation")
+              f"{_effects(session, user)}\nYou can cancel it on your profile page.\n", topic="vacation")
     session.commit()
     _games_changed(session, user, now)
     return vacation
@@ -146,7 +146,7 @@ def cancel_vacation(session: Session, user: User, vacation_id: int, now: datetim
     else:
         vacation.ends_at = now
     mail_user(session, user, "Your vacation on pbem", "Your vacation is cancelled: welcome back.\n",
-              kind="vacation")
+              topic="vacation")
     session.commit()
     _games_changed(session, user, now)
 

@@ -59,19 +59,19 @@ def log(session: Any, game: Game) -> list[tuple[str, str, str]]:
                                 .where(OrderLogEntry.game_id == game.id).order_by(OrderLogEntry.seq)))
 
 
-def events(session: Any, game: Game, kind: str | None = None) -> list[GameEvent]:
+def events(session: Any, game: Game, type: str | None = None) -> list[GameEvent]:
     query = select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
-    if kind:
-        query = query.where(GameEvent.kind == kind)
+    if type:
+        query = query.where(GameEvent.type == type)
     return list(session.scalars(query))
 
 
-def mails(session: Any, to: str | None = None, kind: str | None = None) -> list[OutboxMessage]:
+def mails(session: Any, to: str | None = None, topic: str | None = None) -> list[OutboxMessage]:
     query = select(OutboxMessage).order_by(OutboxMessage.id)
     if to:
         query = query.where(OutboxMessage.to_address == to)
-    if kind:
-        query = query.where(OutboxMessage.kind == kind)
+    if topic:
+        query = query.where(OutboxMessage.topic == topic)
     return list(session.scalars(query))
 
 

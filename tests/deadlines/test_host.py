@@ -77,7 +77,7 @@ def test_a_pause_stops_the_clock_and_resuming_keeps_the_time_left(session, ana):
     game = fresh(session, game)
     assert game.paused_at is None and game.deadline_at == deadline + 3 * DAY
     assert game.paused_seconds == 3 * 24 * 3600
-    assert [e.kind for e in events(session, game)] == ["pause", "resume"]
+    assert [e.type for e in events(session, game)] == ["pause", "resume"]
     assert tick(session, deadline + 3 * DAY + SECOND).defaulted
 
 

@@ -49,7 +49,7 @@ def play_rounds(session, game, people, rounds):
 
 
 def moves_mails(session, user):
-    return mails(session, to=user.primary_address, kind="moves")
+    return mails(session, to=user.primary_address, topic="moves")
 
 
 def news(body):
@@ -60,9 +60,9 @@ def told(session, user, game=None):
     """The news lines mailed to `user` (of `game`'s section only, if given), oldest first."""
     lines = []
     for mail in mails(session, to=user.primary_address):
-        if mail.kind == "turn" and RECAP in mail.body and (game is None or f"(game {game.id})" in mail.subject):
+        if mail.topic == "turn" and RECAP in mail.body and (game is None or f"(game {game.id})" in mail.subject):
             lines += news(mail.body.split(RECAP, 1)[1])
-        elif mail.kind == "moves":
+        elif mail.topic == "moves":
             for section in mail.body.split("\n\n"):
                 if game is None or f"(game {game.id})" in section.split("\n", 1)[0] + mail.subject:
                     lines += news(section)
@@ -101,7 +101,7 @@ def test_each_tells_every_opponent_move_once_and_never_the_readers_own(session, 
     assert told(session, ana) == expected(session, game, ana)
     assert any("Bo placed a pawn" in line for line in told(session, ana))
     assert not any("Ana placed" in line or "You " in line for line in told(session, ana))
-    assert all(RECAP not in m.body for m in mails(session, to=ana.primary_address, kind="turn"))
+    assert all(RECAP not in m.body for m in mails(session, to=ana.primary_address, topic="turn"))
     # Bo kept the default (digest): no mail after each move.
     assert moves_mails(session, bo) == []
     # Advancing again, nothing new: nothing more.
@@ -134,7 +134,7 @@ def test_off_sends_nothing_about_opponents(session, ana, bo):
     assert ana.id not in tick(session, at).digests
     assert moves_mails(session, ana) == []
     assert told(session, bo)  # Bo kept the default: he heard of them (turn-mail recaps, digest)
-    assert mails(session, to=ana.primary_address, kind="turn")  # turn mails still come
+    assert mails(session, to=ana.primary_address, topic="turn")  # turn mails still come
     assert told(session, ana) == []
 
 
@@ -205,7 +205,7 @@ def test_a_turn_mail_tells_what_happened_since_and_the_digest_does_not_repeat_it
     prefer(session, ana, "digest", hour=8)
     game = game_of(session, ana, bo)
     play_rounds(session, game, [ana, bo], 5)
-    recaps = [m for m in mails(session, to=ana.primary_address, kind="turn") if RECAP in m.body]
+    recaps = [m for m in mails(session, to=ana.primary_address, topic="turn") if RECAP in m.body]
     assert recaps and any("Bo " in line for m in recaps for line in news(m.body))
     tick(session, next_local(ZoneInfo("UTC"), 8))
     assert told(session, ana) == expected(session, game, ana)  # each event once, in either mail

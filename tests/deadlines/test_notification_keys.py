@@ -23,7 +23,7 @@ def _seat_mail(app: Any, session: Any, row: OutboxMessage, game: Game, user: Use
     extra = session.get(MailDelivery, row.id)
     seat = seat_of(session, game, user)
     assert extra is not None and extra.key is not None, row.subject
-    assert extra.key.startswith(f"{row.kind}:{game.id}:") and extra.key.endswith(f":{seat.name}")
+    assert extra.key.startswith(f"{row.topic}:{game.id}:") and extra.key.endswith(f":{seat.name}")
     assert extra.reply_to == seat_reply_address(session, seat)
     message = build(session, row, extra, load(app.config))
     assert message["Reply-To"] == extra.reply_to
@@ -35,7 +35,7 @@ def test_reminders_are_keyed_per_decision_and_seat_and_a_retried_tick_sends_none
     game = two_humans(session, ana, bo)
     at = game.deadline_at - 2 * HOUR + SECOND
     tick(session, at)
-    sent = mails(session, kind="reminder")
+    sent = mails(session, topic="reminder")
     assert sorted(m.to_address for m in sent) == ["ana@example.com", "bo@example.com"]
     keys = {_seat_mail(app, session, m, game, ana if m.to_address.startswith("ana") else bo) for m in sent}
     assert len(keys) == 2
@@ -43,7 +43,7 @@ def test_reminders_are_keyed_per_decision_and_seat_and_a_retried_tick_sends_none
     session.execute(update(Game).where(Game.id == game.id).values(reminded=None))
     session.commit()
     tick(session, at)
-    assert len(mails(session, kind="reminder")) == 2
+    assert len(mails(session, topic="reminder")) == 2
 
 
 def test_a_missed_deadline_and_the_replacement_offer_are_keyed_with_the_seats_reply_address(app, session, ana):
@@ -71,7 +71,7 @@ def test_who_turned_deadline_mails_off_gets_none(session, ana, bo):
     game = two_humans(session, ana, bo, on_missed="wait")
     play_own(session, game, ana)
     tick(session, fresh(session, game).deadline_at + SECOND)
-    assert [m.to_address for m in mails(session, kind="missed")] == ["ana@example.com"]
+    assert [m.to_address for m in mails(session, topic="missed")] == ["ana@example.com"]
 
 
 def test_each_extension_pause_and_resume_is_its_own_keyed_mail(app, session, ana, bo):

@@ -48,7 +48,7 @@ def test_reminders_go_once_and_only_to_seats_that_have_not_acted(session, ana, b
     assert tick(session, deadline - 23 * HOUR).reminded == []  # once
     assert tick(session, deadline - 2 * HOUR + SECOND).reminded == [(game.id, seat_of(session, game, ana).name)]
     assert tick(session, deadline - HOUR).reminded == []
-    reminders = mails(session, kind="reminder")
+    reminders = mails(session, topic="reminder")
     assert [m.to_address for m in reminders] == ["ana@example.com"] * 2
     assert "deadline is" in reminders[0].body and "UTC" in reminders[0].body
 
@@ -66,7 +66,7 @@ def test_reminders_are_in_the_readers_time_zone(session, ana):
                             notify_results=True, notify_invites=True)
     game = policy_game(session, ana)
     tick(session, game.deadline_at - 2 * HOUR + SECOND)
-    body = mails(session, kind="reminder")[-1].body
+    body = mails(session, topic="reminder")[-1].body
     local = game.deadline_at.astimezone(ZoneInfo("Asia/Tokyo"))
     assert f"{local:%H:%M} JST" in body
 
@@ -124,7 +124,7 @@ def test_on_missed_wait_plays_nothing_tells_seat_and_host_and_rearms(session, an
     assert report.missed == [(game.id, bo_seat)] and report.defaulted == []
     assert session.scalars(select(PendingOrder).where(PendingOrder.channel == "default")).all() == []
     assert fresh(session, game).deadline_at == deadline + 48 * HOUR  # one more window
-    assert {m.to_address for m in mails(session, kind="missed")} == {"ana@example.com", "bo@example.com"}
+    assert {m.to_address for m in mails(session, topic="missed")} == {"ana@example.com", "bo@example.com"}
     assert tick(session, deadline + 2 * SECOND).missed == []  # once per window
 
 
@@ -202,7 +202,7 @@ def test_outage_back_off_pushes_due_deadlines_and_tells_hosts_instead_of_firing(
     assert report.outage and sorted(report.pushed) == sorted([game.id, other.id])
     assert report.defaulted == [] and report.missed == []
     assert timedelta(0) <= fresh(session, game).deadline_at - (now + deadlines.OUTAGE_GRACE) < SECOND
-    assert {m.to_address for m in mails(session, kind="outage")} == {"ana@example.com", "bo@example.com"}
+    assert {m.to_address for m in mails(session, topic="outage")} == {"ana@example.com", "bo@example.com"}
     assert "down" in events(session, game, "outage")[-1].text
     assert all(by != "default" for _, _, by in log(session, game))
     # The next ticks run normally: nothing fires before the new deadline, then it does.

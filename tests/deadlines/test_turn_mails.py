@@ -13,7 +13,7 @@ from pbem.testing import first_legal_order
 
 
 def turn_mails(session, user):
-    return mails(session, to=user.primary_address, kind="turn")
+    return mails(session, to=user.primary_address, topic="turn")
 
 
 def test_settling_several_conflicts_one_by_one_is_one_turn_mail(session, ana):
@@ -59,7 +59,7 @@ def test_a_turn_mail_queued_already_claims_no_news(session, ana, bo):
     state = game_state(session, fresh(session, game))
     key = f"turn:{game.id}:{len(state.order_log())}:{seat.name}"
     assert not queued(session, key)
-    send_mail(session, ana.primary_address, "Your turn", "Already told.", kind="turn", key=key)
+    send_mail(session, ana.primary_address, "Your turn", "Already told.", topic="turn", key=key)
     session.commit()
     reported, count = seat.events_reported, len(turn_mails(session, ana))
     queue_turn_mail(session, fresh(session, game), state, seat_of(session, game, ana))

@@ -135,7 +135,7 @@ def test_the_api(app, client, session):
     assert client.post(f"{url}/pause", headers=ana_h).json["paused"]
     assert client.post(f"{url}/pause", headers=ana_h).status_code == 409
     assert client.post(f"{url}/resume", headers=ana_h).json["paused"] is None
-    assert [e["kind"] for e in client.get(f"{url}/deadline").json["log"]] == ["extend", "pause", "resume"]
+    assert [e["type"] for e in client.get(f"{url}/deadline").json["log"]] == ["extend", "pause", "resume"]
     # Queued turns.
     assert client.put(f"{url}/queue", json={"turns": "place 1\nplace 2"}, headers=bo_h).json == {
         "turns": ["place 1", "place 2"]}

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from gateway_helpers import compose, inbound_rows, send
 from imap_server import Dovecot, dovecot, dovecot_server  # noqa: F401 - fixtures
-from pbem.mail.bounces import NOTICE_KIND, read_report
+from pbem.mail.bounces import NOTICE_TOPIC, read_report
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.mail.imap import poll
 from pbem.mail.inbound import parse_structure
@@ -327,7 +327,7 @@ def test_the_host_hears_when_every_address_of_a_player_bounces(app: Any, session
 
     _bounce(gateway, envelope, _dsn(envelope, **DEAD))
 
-    notices = list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == NOTICE_KIND)))
+    notices = list(session.scalars(select(OutboxMessage).where(OutboxMessage.topic == NOTICE_TOPIC)))
     assert [n.to_address for n in notices] == [BOB]
     assert "Ana" in notices[0].body and ANA not in notices[0].body  # her address stays hers
     assert [m["Subject"] for m in sink.to(BOB) if "bounces" in m["Subject"]] == ["Test game: mail to Ana bounces"]
@@ -365,15 +365,15 @@ def test_two_addresses_bouncing_at_once_still_tell_the_host_on_postgresql(app: A
         other.commit()
     assert gateway.handler.wait_idle(30)
     assert _ana(session).suppressed_at is not None
-    assert [n.to_address for n in session.scalars(select(OutboxMessage).where(OutboxMessage.kind == NOTICE_KIND))] \
+    assert [n.to_address for n in session.scalars(select(OutboxMessage).where(OutboxMessage.topic == NOTICE_TOPIC))] \
         == [BOB]
 
 
 def test_reading_reports_without_a_server() -> None:
     dsn = parse_structure(_dsn("x", status="5.1.10", action="failed", diagnostic="556 5.1.10 null MX"))
-    assert read_report(dsn, from_daemon=True).kind == "hard"
+    assert read_report(dsn, from_daemon=True).severity == "hard"
     delayed = parse_structure(_dsn("x", status="4.4.1", action="delayed", diagnostic="no answer"))
-    assert read_report(delayed, from_daemon=True).kind == "soft"
+    assert read_report(delayed, from_daemon=True).severity == "soft"
     delivered = parse_structure(_dsn("x", status="2.0.0", action="delivered", diagnostic="250 ok"))
     assert read_report(delivered, from_daemon=True) is None
     person, _ = compose(ANA, "x@pbem.test", "550 5.1.1 is what I got")

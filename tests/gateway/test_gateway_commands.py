@@ -127,8 +127,8 @@ def test_webhook_stores_signed_mail_and_refuses_the_rest(app: Any, table: dict[s
 def test_delivery_is_idempotent_and_unsubscribe_works(app: Any, table: dict[str, Any], session: Session,
                                                       sink: Any) -> None:
     settings = load(app.config)
-    message = send_mail(session, ANA, "Your turn", "Play!", kind="turn", key="turn:1:2:serpent")
-    again = send_mail(session, ANA, "Your turn", "Play!", kind="turn", key="turn:1:2:serpent")
+    message = send_mail(session, ANA, "Your turn", "Play!", topic="turn", key="turn:1:2:serpent")
+    again = send_mail(session, ANA, "Your turn", "Play!", topic="turn", key="turn:1:2:serpent")
     session.commit()
     assert again.id == message.id
     assert deliver(session, message.id, settings) == "sent"
@@ -153,16 +153,16 @@ def test_delivery_is_idempotent_and_unsubscribe_works(app: Any, table: dict[str,
 def test_after_a_backlog_only_the_newest_turn_mail_of_a_game_goes_out(app: Any, table: dict[str, Any],
                                                                        session: Session, sink: Any) -> None:
     settings = load(app.config)
-    stale = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Choose a card.", kind="turn",
+    stale = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Choose a card.", topic="turn",
                       key="turn:901:1:serpent")
-    latest = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Develop.", kind="turn",
+    latest = send_mail(session, ANA, "Your turn in Backlog (game 901)", "Develop.", topic="turn",
                        key="turn:901:2:serpent")
-    elsewhere = send_mail(session, ANA, "Your turn in Other (game 902)", "Choose a card.", kind="turn",
+    elsewhere = send_mail(session, ANA, "Your turn in Other (game 902)", "Choose a card.", topic="turn",
                           key="turn:902:1:serpent")
     # News of the opponents' moves is told once, in the mail that has it: never withheld.
     news = send_mail(session, ANA, "Your turn in Other (game 902)", f"Develop.\n{RECAP}\n  Bo placed 2.",
-                     kind="turn", key="turn:902:2:serpent")
-    renamed = send_mail(session, ANA, "Your turn in Renamed (game 902)", "Settle.", kind="turn",
+                     topic="turn", key="turn:902:2:serpent")
+    renamed = send_mail(session, ANA, "Your turn in Renamed (game 902)", "Settle.", topic="turn",
                         key="turn:902:3:serpent")  # the host renamed the game: same seat still
     session.commit()
     outcomes = [deliver(session, row.id, settings) for row in (stale, latest, elsewhere, news, renamed)]

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from gateway_helpers import DOMAIN, body, fail_once, free_port, inbound_rows, outbox_count, send, snapshot
 from pbem.mail import replies
-from pbem.mail.replies import QUIET_KIND, UNKNOWN_KIND
+from pbem.mail.replies import QUIET_TOPIC, UNKNOWN_TOPIC
 from pbem.mail.inbound import printable
 from pbem.outbox.settings import load
 from pbem.mail.smtpd import controller
@@ -95,7 +95,7 @@ def test_unauthenticated_mail_with_a_nul_is_rejected_not_held(table: dict[str, A
     row = inbound_rows(session)[-1]
     assert (row.status, row.reason) == ("rejected", "unknown_token")
     [answer] = sink.to(ANA)[-1:]
-    assert answer["Subject"] == "Re: hithere" and outbox_count(session, kind=UNKNOWN_KIND) == 1
+    assert answer["Subject"] == "Re: hithere" and outbox_count(session, topic=UNKNOWN_TOPIC) == 1
 
 
 def _send_raw(port: int, sender: str, to: str, raw: bytes) -> list[int]:
@@ -160,7 +160,7 @@ def test_an_autoresponder_without_auto_reply_headers_cannot_loop(app: Any, table
     else:
         raise AssertionError(f"pbem answered all {rounds} autoresponses")
     assert answered == budget + 1  # the budget, and the notice
-    assert outbox_count(session, kind=QUIET_KIND) == 1
+    assert outbox_count(session, topic=QUIET_TOPIC) == 1
     notice = next(m for m in sink.to(ANA) if "answers at most" in body(m))
     assert notice["Auto-Submitted"] == "auto-replied"
     assert [r.reason for r in inbound_rows(session)] == ["empty"] * budget + ["empty; unanswered"] * (
@@ -173,7 +173,7 @@ def test_an_autoresponder_without_auto_reply_headers_cannot_loop(app: Any, table
     assert gateway.handler.wait_idle(30)
     assert inbound_rows(session)[-1].reason == "ok; unanswered"
     assert len(snapshot(session, table["game_id"])["log"]) > len(before["log"])
-    assert not sink.replies_to(message_id) and outbox_count(session, kind=QUIET_KIND) == 1
+    assert not sink.replies_to(message_id) and outbox_count(session, topic=QUIET_TOPIC) == 1
 
 
 def test_read_only_commands_are_answered_within_a_budget_too(app: Any, table: dict[str, Any], session: Session,
@@ -193,7 +193,7 @@ def test_read_only_commands_are_answered_within_a_budget_too(app: Any, table: di
     assert all(len(found) == 1 and "answers at most" not in found[0] for found in answers[:budget])
     assert "answers at most" in answers[budget][0] and answers[budget + 1] == []  # the notice, then silence
     assert [r.reason for r in inbound_rows(session)] == ["ok"] * budget + ["ok; unanswered"] * 2
-    assert outbox_count(session, kind=QUIET_KIND) == 1  # one notice says why
+    assert outbox_count(session, topic=QUIET_TOPIC) == 1  # one notice says why
 
 
 @pytest.fixture
@@ -221,5 +221,5 @@ def test_without_a_checked_from_only_the_games_players_get_a_short_answer(app: A
         ("rejected", "from_mismatch"), ("rejected", "unknown_token"), ("rejected", "unknown_token"),
         ("rejected", "from_mismatch")]
     assert sink.to(MALLORY) == []
-    assert outbox_count(session, kind=UNKNOWN_KIND) == 1 and len(sink.to(BO)) >= 1
+    assert outbox_count(session, topic=UNKNOWN_TOPIC) == 1 and len(sink.to(BO)) >= 1
     assert "could not be taken as orders" in body(next(m for m in sink.to(BO) if m["In-Reply-To"]))

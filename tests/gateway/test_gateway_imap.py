@@ -42,7 +42,7 @@ def _orders(session: Session, table: dict[str, Any]) -> list[str]:
 
 def _replies(session: Session) -> int:
     return int(session.scalar(select(func.count(OutboxMessage.id)).where(
-        OutboxMessage.to_address == ANA, OutboxMessage.kind == replies.REPLY_KIND)) or 0)
+        OutboxMessage.to_address == ANA, OutboxMessage.topic == replies.REPLY_TOPIC)) or 0)
 
 
 def test_appended_mail_becomes_orders_once(app: Any, session: Session, table: dict[str, Any],

@@ -36,7 +36,7 @@ def _store(app: Any, session: Session, table: dict[str, Any], text: str) -> int:
 
 def _replies(session: Session) -> list[str]:
     session.expire_all()
-    return list(session.scalars(select(OutboxMessage.body).where(OutboxMessage.kind == replies.REPLY_KIND)))
+    return list(session.scalars(select(OutboxMessage.body).where(OutboxMessage.topic == replies.REPLY_TOPIC)))
 
 
 @pytest.fixture

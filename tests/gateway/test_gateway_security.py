@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from gateway_helpers import DOMAIN, TRUSTED, body, compose, inbound_rows, outbox_count, send, snapshot
-from pbem.mail.replies import UNKNOWN_KIND
+from pbem.mail.replies import UNKNOWN_TOPIC
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.mail.inbound import MAX_BYTES
 from pbem.mail.models import InboundMessage
@@ -67,7 +67,7 @@ def test_one_short_answer_a_day_whatever_the_case_of_the_address(table: dict[str
     _mail(gateway, "Mallory@evil.example", wrong, "card 5")
     _mail(gateway, MALLORY, wrong, "card 6")
     assert [(r.status, r.reason) for r in inbound_rows(session)] == [("rejected", "unknown_token")] * 2
-    assert outbox_count(session, kind=UNKNOWN_KIND) == 1
+    assert outbox_count(session, topic=UNKNOWN_TOPIC) == 1
 
 
 @pytest.mark.parametrize("to", ["wrong token", "no token"])
@@ -77,7 +77,7 @@ def test_no_answer_to_a_from_our_server_found_forged(table: dict[str, Any], sess
     address = reply_address(new_token(), domain=DOMAIN) if to == "wrong token" else f"hello@{DOMAIN}"
     _mail(gateway, ANA, address, "card 5", headers={"Authentication-Results": FORGED})
     assert _last(session).status == "rejected"
-    assert outbox_count(session, kind=UNKNOWN_KIND) == 0
+    assert outbox_count(session, topic=UNKNOWN_TOPIC) == 0
     assert [m for m in sink.to(ANA) if m["In-Reply-To"]] == []
 
 
@@ -89,7 +89,7 @@ def test_valid_from_with_a_wrong_token_changes_nothing(table: dict[str, Any], se
     row = _last(session)
     assert (row.status, row.reason) == ("rejected", "unknown_token")
     assert snapshot(session, table["game_id"]) == before
-    assert outbox_count(session, kind=UNKNOWN_KIND) == 1
+    assert outbox_count(session, topic=UNKNOWN_TOPIC) == 1
 
 
 def test_a_replayed_message_is_ignored(table: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
@@ -191,7 +191,7 @@ def test_rate_limit_counts_only_mail_that_failed_authentication(app: Any, table:
     wrong = reply_address(new_token(), domain=DOMAIN)
     assert [mail(wrong, 0), mail(wrong, 1)] == ["rejected", "rejected"]
     assert mail(table["address"], 2, **{"Authentication-Results": FORGED}) == "ignored"
-    assert (_last(session).reason, outbox_count(session, kind=UNKNOWN_KIND)) == ("rate_limited", 1)
+    assert (_last(session).reason, outbox_count(session, topic=UNKNOWN_TOPIC)) == ("rate_limited", 1)
     assert mail(wrong, 3) == "ignored"
     assert [mail(table["address"], 10 + n) for n in range(3)] == ["processed"] * 3
 

@@ -77,7 +77,7 @@ def sign_in_by_link(base: str, database: Path) -> str:
     status, _ = browser.open("/signin", {"email": "ana@example.com", "csrf_token": browser.csrf("/signin")})
     assert status == 200
     with sqlite3.connect(database) as connection:
-        body = connection.execute("SELECT body FROM outbox WHERE kind = 'signin'").fetchone()[0]
+        body = connection.execute("SELECT body FROM outbox WHERE topic = 'signin'").fetchone()[0]
     token = re.search(r"/signin/([A-Za-z0-9_-]+)", body).group(1)
     link = f"/signin/{token}"
     status, page = browser.open(link)

@@ -137,7 +137,7 @@ def test_no_invitation_mail_for_those_who_turned_them_off(session):
     bo.notify_invites = False
     session.commit()
     game = make_game(session, ana, bots=(), invites=["bo@example.com", "cy@example.com"])
-    invited = session.scalars(select(OutboxMessage.to_address).where(OutboxMessage.kind == "invitation")).all()
+    invited = session.scalars(select(OutboxMessage.to_address).where(OutboxMessage.topic == "invitation")).all()
     assert invited == ["cy@example.com"]
     assert lobby.open_games(session, bo) == [game]  # the seat is still kept for Bo
 

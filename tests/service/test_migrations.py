@@ -2,9 +2,9 @@
 
 The previous release's database is built at its revision (0012) and filled through plain SQL
 in that release's shape: the rows of a game in progress that today's services made (one
-database of the same kind at head), with the column that 0013 renamed given its old name
-(report_jobs.age).  Upgraded to head, the game is played on through the app's own web and
-API, and the report job it owed keeps its round.
+database of the same kind at head), with the columns that 0013 renamed given their old names
+(report_jobs.age and .kind, outbox.kind, game_events.kind).  Upgraded to head, the game is
+played on through the app's own web and API, and the report job it owed keeps its round.
 """
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ from pbem.testing import first_legal_order
 from service_helpers import make_game, web_sign_in
 
 PREVIOUS = "0012"
-# Today's column -> its name in the previous release (migrations/versions/0013_report_rounds.py).
-OLD_NAMES = {("report_jobs", "round"): "age"}
+# Today's column -> its name in the previous release (migrations/versions/0013_one_word.py).
+OLD_NAMES = {("report_jobs", "round"): "age", ("report_jobs", "topic"): "kind", ("outbox", "topic"): "kind",
+             ("game_events", "type"): "kind"}
 QUEUED = "place 12"  # any territory takes a placed pawn, so this turn is legal when it comes
 
 
@@ -57,7 +58,7 @@ def game_in_progress(session: Any, ana: Any, bo: Any) -> dict[str, Any]:
     assert play.submit_for_user(session, game.id, ana, card, channel="web").pending == [card]
     assert turn_queue.queue_turns(session, game.id, ana, QUEUED) == [QUEUED]
     # A report of age 1 still owed (report mail is off in these tests: the row stands for one).
-    session.add(ReportJob(game_id=game.id, kind=ReportJob.REPORT, round=1, phase="scoring", seq=1, attempts=0))
+    session.add(ReportJob(game_id=game.id, topic=ReportJob.REPORT, round=1, phase="scoring", seq=1, attempts=0))
     session.commit()
     tokens = {person.primary_address: accounts.create_api_token(session, person, "old release")[1]
               for person in (ana, bo)}
@@ -157,7 +158,7 @@ def go_on(app: Flask, old: dict[str, Any]) -> None:
         queued = session.scalars(select(QueuedTurn)).all()
         assert [(row.seat, row.round, row.text) for row in queued] == [(ana_seat, 2, QUEUED)]
         jobs = session.scalars(select(ReportJob)).all()
-        assert [(job.kind, job.round, job.phase) for job in jobs] == [(ReportJob.REPORT, 1, "scoring")]
+        assert [(job.topic, job.round, job.phase) for job in jobs] == [(ReportJob.REPORT, 1, "scoring")]
 
     # Ana's view, through the API and on the web page: her seat, her pending card, her queue.
     seen = client.get(f"/api/games/{game_id}/view", headers=ana).json

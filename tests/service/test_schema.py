@@ -32,7 +32,7 @@ def test_upgrading_an_up_to_date_database_changes_nothing(app):
 def test_a_database_error_does_not_list_the_values_sent(app, session):
     # (PostgreSQL's own DETAIL line may still show a failing row; what we send is never listed.)
     secret = "hand: Great Tlatoani, Sacred Games"
-    session.add(OutboxMessage(to_address="a@example.com", subject=None, body=secret, kind="turn"))
+    session.add(OutboxMessage(to_address="a@example.com", subject=None, body=secret, topic="turn"))
     with pytest.raises(DBAPIError) as caught:
         session.commit()
     session.rollback()

@@ -18,7 +18,7 @@ from typing import Iterator
 import pytest
 from sqlalchemy import select
 
-from pbem.mail.replies import REPLY_KIND
+from pbem.mail.replies import REPLY_TOPIC
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.outbox.settings import load
 from pbem.models import Game, OutboxMessage
@@ -123,7 +123,7 @@ def test_pbem_smtpd_stores_mail_and_the_worker_carries_out_its_orders(session, w
 
     def answered() -> bool:
         found = session.scalar(select(OutboxMessage.id).where(OutboxMessage.to_address == "ana@example.org",
-                                                              OutboxMessage.kind == REPLY_KIND))
+                                                              OutboxMessage.topic == REPLY_TOPIC))
         session.rollback()
         return found is not None
     wait_until(answered, 60, "the confirmation to Ana")

@@ -41,7 +41,7 @@ def _smtp(port: int) -> dict[str, str]:
 def _queued(session: Any, to: str, *, attempts: int, age: timedelta) -> int:
     """An outbox row committed `age` ago that `attempts` deliveries already tried (the task
     that retried it is gone, or is about to try for the last time)."""
-    row = send_mail(session, to, "Your pbem sign-in link", f"Open {SECRET_LINK}\n", kind="signin", key=f"t:{to}")
+    row = send_mail(session, to, "Your pbem sign-in link", f"Open {SECRET_LINK}\n", topic="signin", key=f"t:{to}")
     session.commit()
     session.execute(update(OutboxMessage).where(OutboxMessage.id == row.id).values(created_at=now() - age))
     session.execute(update(MailDelivery).where(MailDelivery.outbox_id == row.id)

@@ -36,7 +36,7 @@ def test_a_four_player_game_driven_only_by_api_orders_advances_by_itself_to_the_
     version_after, status = game_row(session, game_id)
     assert status == Game.FINISHED and version_before < version_after <= version_before + len(log)
     # The players were told: turn mails along the way, and the result at the end.
-    kinds = session.scalars(select(OutboxMessage.kind)).all()
+    kinds = session.scalars(select(OutboxMessage.topic)).all()
     assert kinds.count("result") == 4 and "turn" in kinds
     wait_until(lambda: queue_idle(stack.redis, stack.prefix), 10, "the queue to drain")
     assert game_row(session, game_id) == (version_after, status)

@@ -42,7 +42,7 @@ def test_beats_tick_handles_every_due_game_in_one_run(session, workers, make_use
     wait_until(lambda: defaulted(session, ids) == set(ids), 60, f"the tick to default all {DUE_GAMES} games")
     wait_until(lambda: queue_idle(stack.redis, stack.prefix), 30, "the queue to drain")
     # One tick did it all: every default carries the time of the same tick.
-    ticks = set(session.scalars(select(GameEvent.at).where(GameEvent.game_id.in_(ids), GameEvent.kind == "default")))
+    ticks = set(session.scalars(select(GameEvent.at).where(GameEvent.game_id.in_(ids), GameEvent.type == "default")))
     assert len(ticks) == 1, sorted(ticks)
     missed = session.scalars(select(Seat.missed_total).where(Seat.game_id.in_(ids), Seat.user_id.is_not(None)))
     assert sorted(missed) == [1] * DUE_GAMES  # each person charged once, not once per tick

@@ -153,8 +153,8 @@ def test_a_four_player_game_mails_every_seat_its_reports_and_notices(client, ses
     wait_until(lambda: all(j.done_at for j in jobs_of(session, game_id)), 300, "every report job to be done",
                interval=0.2)
     jobs = jobs_of(session, game_id)
-    assert sorted(j.round for j in jobs if j.kind == "report") == [1, 2, 3, 4, 5]
-    notices = [j for j in jobs if j.kind == "notice"]
+    assert sorted(j.round for j in jobs if j.topic == "report") == [1, 2, 3, 4, 5]
+    notices = [j for j in jobs if j.topic == "notice"]
     assert notices  # at least the choosing of each age ends with nobody's report superseding it
     game = session.get(Game, game_id)
     full = record(game, log_lines(session, game_id))
@@ -207,9 +207,9 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
     seq = len(log_lines(session, game.id))
     # As an advance would have left them: one job just committed, one whose worker died.
-    fresh = ReportJob(game_id=game.id, kind="report", round=1, phase="scoring", seq=seq, attempts=0)
+    fresh = ReportJob(game_id=game.id, topic="report", round=1, phase="scoring", seq=seq, attempts=0)
     untouched = now() - report_mail.REDO_AFTER - timedelta(minutes=1)
-    lost = ReportJob(game_id=game.id, kind="notice", round=1, phase="conflict", seq=seq, attempts=1,
+    lost = ReportJob(game_id=game.id, topic="notice", round=1, phase="conflict", seq=seq, attempts=1,
                      created_at=untouched, tried_at=untouched)
     session.add_all([fresh, lost])
     session.commit()
@@ -227,7 +227,7 @@ def test_a_job_run_twice_sends_once_and_a_lost_job_is_redone_by_the_sweep(stack,
     assert sender.send_task("pbem.mail_sweep", queue=QUEUE, ignore_result=False).get(timeout=60)["report_jobs"] == 1
     wait_until(lambda: jobs_of(session, game.id)[1].done_at, 120, "the sweep to redo the lost job", interval=0.1)
     queued = [row.subject for row in session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "notice"))))]
+        OutboxMessage.to_address == "ana@example.com", OutboxMessage.topic.in_(("report", "notice"))))]
     session.rollback()
     assert len(queued) == 2 and sum("the report of age 1" in subject for subject in queued) == 1
     wait_until(lambda: len(sink.to("ana@example.com")) >= 2, 60, "the report and notice mails")
@@ -242,7 +242,7 @@ def test_a_run_that_finds_its_mail_queued_just_after_its_check_counts_it_skipped
     own send_mail, which then hands back that mail: "skipped", not "sent", and one mail."""
     game, ana = person_and_bot_game(session, make_user, "ana@example.com")
     play_person(session, game, ana, lambda state: len(state.age_scores) >= 1)
-    job = ReportJob(game_id=game.id, kind="report", round=1, phase="scoring", seq=len(log_lines(session, game.id)),
+    job = ReportJob(game_id=game.id, topic="report", round=1, phase="scoring", seq=len(log_lines(session, game.id)),
                     attempts=0)
     session.add(job)
     session.commit()
@@ -289,7 +289,7 @@ def _choose_cards(session: Session, make_user: Any, inline_app: Flask, first_wan
 
 def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user, inline_app):
     _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=True)
-    assert [row.kind for row in rows] == ["notice"]  # not a notice and a turn mail
+    assert [row.topic for row in rows] == ["notice"]  # not a notice and a turn mail
     notice = rows[0]
     assert notice.subject.startswith("Your turn: ")
     assert "It is your development turn" in notice.body
@@ -305,16 +305,16 @@ def test_a_seat_whose_turn_comes_with_a_notice_gets_one_mail(session, make_user,
 
 def test_without_report_mail_the_turn_mail_comes_as_before(session, make_user, inline_app):
     _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=False)
-    assert [row.kind for row in rows] == ["turn"]
+    assert [row.topic for row in rows] == ["turn"]
 
 
-@pytest.mark.parametrize("wants_reports, kind", [(True, "notice"), (False, "turn")])
+@pytest.mark.parametrize("wants_reports, topic", [(True, "notice"), (False, "turn")])
 def test_the_last_to_choose_who_develops_first_is_told_it_is_their_turn(session, make_user, inline_app,
-                                                                         wants_reports, kind):
+                                                                         wants_reports, topic):
     # They owed the card choice and owe the development turn: waiting all along, yet a new decision.
     _, rows = _choose_cards(session, make_user, inline_app, first_wants_reports=wants_reports,
                             first_chooses_last=True)
-    assert [row.kind for row in rows] == [kind]
+    assert [row.topic for row in rows] == [topic]
     assert "development turn" in rows[0].body
 
 
@@ -329,8 +329,8 @@ def _plain(*args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def keyed(session: Session, rows: list[OutboxMessage]) -> list[tuple[str, str | None]]:
-    """(kind, idempotency key) of outbox rows."""
-    found = [(row.kind, session.get(MailDelivery, row.id).key) for row in rows]
+    """(topic, idempotency key) of outbox rows."""
+    found = [(row.topic, session.get(MailDelivery, row.id).key) for row in rows]
     session.rollback()
     return found
 
@@ -381,7 +381,7 @@ def test_the_final_report_is_the_game_over_mail_and_falls_back_to_it(session, ma
         play_person(session, game, ana, lambda state: state.is_over())
     seat_name = next(s.name for s in game.seats if s.user_id == ana.id)
     mails = list(session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "result")))))
+        OutboxMessage.to_address == "ana@example.com", OutboxMessage.topic.in_(("report", "result")))))
     found = keyed(session, mails)
     end = [kind for kind, key in found if key in (f"report:{game.id}:5:{seat_name}", f"result:{game.id}:{seat_name}")]
     assert end == kinds  # one mail at the end of the game, not two
@@ -404,7 +404,7 @@ def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, in
     state = game_state(session, session.get(Game, game.id))
     assert state.milestones()[-1].phase == "choosing"
     first = seats[state.decisions()[0].seat]
-    job = ReportJob(game_id=game.id, kind="notice", round=1, phase="choosing", seq=len(state.order_log()),
+    job = ReportJob(game_id=game.id, topic="notice", round=1, phase="choosing", seq=len(state.order_log()),
                     attempts=0, turn_seats=[first.name])
     session.add(job)
     session.commit()
@@ -415,9 +415,9 @@ def _told_notice(session: Session, make_user: Any, moved: bool) -> tuple[Any, in
     return first, job.id
 
 
-def _outbox_to(session: Session, seat: Any, kind: str) -> list[OutboxMessage]:
+def _outbox_to(session: Session, seat: Any, topic: str) -> list[OutboxMessage]:
     rows = list(session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to_address == seat.user.primary_address, OutboxMessage.kind == kind)))
+        OutboxMessage.to_address == seat.user.primary_address, OutboxMessage.topic == topic)))
     session.rollback()
     return rows
 
@@ -451,7 +451,7 @@ def test_the_sweep_leaves_a_recent_job_alone_and_redoes_an_old_one_once(session,
     game, _ = person_and_bot_game(session, make_user, "ana@example.com")
     running = now() - timedelta(minutes=3)  # a render may run this long (its task's time limit)
     lost = now() - report_mail.REDO_AFTER - timedelta(minutes=1)
-    jobs = [ReportJob(game_id=game.id, kind="notice", round=1, phase=phase, seq=0, attempts=attempts,
+    jobs = [ReportJob(game_id=game.id, topic="notice", round=1, phase=phase, seq=0, attempts=attempts,
                       created_at=created, tried_at=tried)
             for phase, attempts, created, tried in [("choosing", 0, now(), None), ("development", 1, lost, running),
                                                     ("conflict", 1, lost, lost)]]
@@ -487,7 +487,7 @@ def test_a_game_without_a_presentation_mails_plain_reports_and_its_final_report(
             play.submit_orders(session, seat, state.order_text(bot.order(state, me)), channel="web", user_id=ana.id)
     assert state.is_over()
     rows = list(session.scalars(select(OutboxMessage).where(
-        OutboxMessage.to_address == "ana@example.com", OutboxMessage.kind.in_(("report", "notice", "result")))
+        OutboxMessage.to_address == "ana@example.com", OutboxMessage.topic.in_(("report", "notice", "result")))
         .order_by(OutboxMessage.id)))
     found = keyed(session, rows)
     reports = [row for row, (kind, _) in zip(rows, found) if kind == "report"]
