@@ -1,8 +1,14 @@
-"""Engine speed: whole random-bot games per second, and the cost of one order.
+"""Engine speed: whole random-bot games per second for every registered game, and, for
+Aztlán, the cost of one order.
 
 Everything runs in this one process, so on one core. Each figure is the median of
-several runs. To show where the time goes, the same games are replayed from their
-order objects (the engine alone, no bots), and from their text (parsing too).
+several runs. Every game is played through the game contract alone (`engine.get_game`,
+its `random` bot, `engine.core.play_out`), one row per game and player count, named
+`engine.<game>.random_bot_games_<n>p`; the runs use different seeds, so each row has
+played `games_ended` distinct games to their end without an error (RUNS x GAMES, fewer for
+a game too slow to play that many in about GAME_SECONDS). To show where Aztlán's
+time goes, its games are replayed from their order objects (the engine alone, no bots),
+and from their text (parsing too).
 """
 from __future__ import annotations
 
@@ -10,12 +16,16 @@ import statistics
 import time
 from typing import Any
 
+import engine
 from engine.aztlan.boardgen import generate_board
 from engine.aztlan.bots import RandomBot, play_out
 from engine.aztlan.game import GAME
+from engine.core import play_out as play_any
 
 RUNS = 5
 GAMES = 200
+WARM_GAMES = 5
+GAME_SECONDS = 20.0  # the time one game and player count may take, about
 
 
 def _record(seed: int, players: int) -> dict[str, Any]:
@@ -34,6 +44,16 @@ def _play(players: int, first_seed: int, keep: bool = False) -> list[Any]:
     return states
 
 
+def _play_game(name: str, players: int, first_seed: int, count: int = GAMES) -> None:
+    """`count` whole random-bot games of a registered game, through the contract alone."""
+    game = engine.get_game(name)
+    for seed in range(first_seed, first_seed + count):
+        state = game.new_game({"game": name, "players": game.seating(seed, players), "seed": seed})
+        play_any(state, [game.make_bot("random", f"{seed}:{i}") for i in range(players)])
+        if not state.is_over():
+            raise RuntimeError(f"{name} game {seed} did not end")
+
+
 def _timed(work) -> float:
     start = time.perf_counter()
     work()
@@ -43,14 +63,19 @@ def _timed(work) -> float:
 def run() -> list[dict[str, Any]]:
     rows = []
     GAME.new_game(_record(0, 4))  # load and cache the default board and edition first
-    for players in (4, 3, 2):
-        times = [_timed(lambda: _play(players, run * GAMES)) for run in range(RUNS)]
-        rate = GAMES / statistics.median(times)
-        rows.append({"name": f"engine.random_bot_games_{players}p", "value": round(rate, 1),
-                     "unit": "games/s", "runs": RUNS, "games_per_run": GAMES,
-                     "target": 500 if players == 4 else None})
+    for name, game in engine.games().items():
+        for players in range(game.max_players, game.min_players - 1, -1):
+            # Warm up (data files, caches) and learn a game's cost: a slow game plays fewer
+            # games a run, so that no row takes much more than GAME_SECONDS.
+            warm = _timed(lambda: _play_game(name, players, 10 ** 6, WARM_GAMES)) / WARM_GAMES
+            count = max(WARM_GAMES, min(GAMES, int(GAME_SECONDS / RUNS / max(warm, 1e-6))))
+            times = [_timed(lambda: _play_game(name, players, run * count, count)) for run in range(RUNS)]
+            rows.append({"name": f"engine.{name}.random_bot_games_{players}p",
+                         "value": round(count / statistics.median(times), 1), "unit": "games/s", "runs": RUNS,
+                         "games_per_run": count, "games_ended": RUNS * count,
+                         "target": 500 if (name, players) == ("aztlan", 4) else None})
     kept = statistics.median(_timed(lambda: _play(4, run * GAMES, keep=True)) for run in range(RUNS))
-    rows.append({"name": "engine.random_bot_games_4p_kept", "value": round(GAMES / kept, 1), "unit": "games/s",
+    rows.append({"name": "engine.aztlan.random_bot_games_4p_kept", "value": round(GAMES / kept, 1), "unit": "games/s",
                  "runs": RUNS, "games_per_run": GAMES,
                  "note": "the same, keeping every finished game of a run in memory (the garbage collector's share)"})
 
@@ -76,7 +101,7 @@ def run() -> list[dict[str, Any]]:
             GAME.new_game(_record(seed, 4))
 
     generated = statistics.median(_timed(lambda: generate_board(12345)) for _ in range(RUNS))
-    rows.append({"name": "engine.board_generation", "value": round(generated * 1000, 1), "unit": "ms",
+    rows.append({"name": "engine.aztlan.board_generation", "value": round(generated * 1000, 1), "unit": "ms",
                  "runs": RUNS, "note": "one seeded board from the generator (docs/boards.md)"})
 
     full = statistics.median(_timed(lambda: _play(4, 0)) for _ in range(RUNS))
@@ -84,14 +109,14 @@ def run() -> list[dict[str, Any]]:
     parsed = statistics.median(_timed(parse_and_apply) for _ in range(RUNS))
     setup = statistics.median(_timed(setup_only) for _ in range(RUNS))
     rows += [
-        {"name": "engine.apply_order", "value": round(applied / orders * 1e6, 2), "unit": "us/order",
+        {"name": "engine.aztlan.apply_order", "value": round(applied / orders * 1e6, 2), "unit": "us/order",
          "orders_per_game": round(orders / GAMES, 1)},
-        {"name": "engine.parse_and_apply_order", "value": round(parsed / orders * 1e6, 2),
+        {"name": "engine.aztlan.parse_and_apply_order", "value": round(parsed / orders * 1e6, 2),
          "unit": "us/order"},
-        {"name": "engine.new_game", "value": round(setup / GAMES * 1e6, 1), "unit": "us/game"},
-        {"name": "engine.time_share_rules", "value": round(applied / full, 3), "unit": "fraction",
+        {"name": "engine.aztlan.new_game", "value": round(setup / GAMES * 1e6, 1), "unit": "us/game"},
+        {"name": "engine.aztlan.time_share_rules", "value": round(applied / full, 3), "unit": "fraction",
          "note": "share of a random-bot game spent applying orders; the rest is bots and setup"},
-        {"name": "engine.time_share_bots", "value": round((full - applied - setup) / full, 3),
+        {"name": "engine.aztlan.time_share_bots", "value": round((full - applied - setup) / full, 3),
          "unit": "fraction",
          "note": "what is left: the bots and the garbage collector"},
     ]
