@@ -7,30 +7,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from gateway_helpers import body, mail_and_wait
+from gateway_helpers import ask, body, seat_address
 from pbem.mail.picture import board_picture
 from pbem.models import Game
-from pbem.outbox.seat_tokens import seat_reply_address
-from pbem.outbox.settings import load
 from pbem.services import lobby
 from pbem.services.state import game_state
 from service_helpers import make_game, make_user
 
 ANA = "ana@example.org"
 BO = "bo@example.org"
-
-
-def _address(session: Session, config: Any, game: Game, user_id: int) -> str:
-    seat = next(s for s in game.seats if s.user_id == user_id)
-    address = seat_reply_address(session, seat, load(config))
-    session.commit()
-    return address
-
-
-def _ask(gateway: Any, sink: Any, sender: str, to: str, text: str) -> Any:
-    replies = sink.replies_to(mail_and_wait(gateway, sender, to, text))
-    assert len(replies) == 1
-    return replies[0]
 
 
 def test_board_and_hand_by_mail(app: Any, session: Session, gateway: Any, sink: Any) -> None:
@@ -41,7 +26,7 @@ def test_board_and_hand_by_mail(app: Any, session: Session, gateway: Any, sink: 
     seat = next(s.name for s in game.seats if s.user_id == ana.id)
     state = game_state(session, game)
     dealt = sorted(state.players[state.seats.index(seat)].dealt)
-    reply = _ask(gateway, sink, ANA, _address(session, app.config, game, ana.id), "BOARD")
+    reply = ask(gateway, sink, ANA, seat_address(session, app.config, game, ana.id), "BOARD")
     text = body(reply)
     assert f"Board of Snakes (game {game.id}), round 1, setup:" in text
     assert "Supply board:\n  head: 1 " in text and "Face-up prophecies:\n  " in text and "Common temples:\n  " in text
@@ -49,9 +34,9 @@ def test_board_and_hand_by_mail(app: Any, session: Session, gateway: Any, sink: 
     pictures = [part for part in reply.walk() if part.get_content_type() == "image/png"]
     expected = board_picture(state, state.view(seat))
     assert len(pictures) == 1 and expected is not None and pictures[0].get_content() == expected.data
-    hand = body(_ask(gateway, sink, ANA, _address(session, app.config, game, ana.id), "HAND"))
+    hand = body(ask(gateway, sink, ANA, seat_address(session, app.config, game, ana.id), "HAND"))
     assert "Your draw, to keep up to 3 from:" in hand and f"\n  {dealt[0]} (" in hand and "(secret)" in hand
-    told = body(_ask(gateway, sink, BO, _address(session, app.config, game, bo.id), "BOARD\nHAND"))
+    told = body(ask(gateway, sink, BO, seat_address(session, app.config, game, bo.id), "BOARD\nHAND"))
     bo_draw = told.split("Your draw, to keep up to 3 from:\n", 1)[1].split("Your prophecies:", 1)[0]
     bo_dealt = sorted(state.players[1 - state.seats.index(seat)].dealt)
     assert [int(line.split()[0]) for line in bo_draw.splitlines()] == bo_dealt  # Bo's draw, not Ana's

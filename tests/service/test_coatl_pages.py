@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
 
 from pbem.games import presentation
 from pbem.models import Game
 from pbem.services import lobby, play
-from service_helpers import forms, make_game, web_sign_in
+from service_helpers import decision_forms, make_game, owed, web_sign_in
 
 BO = "bo@example.com"
-
-
-def decision_forms(html):
-    return [f for f in forms(html) if "decision" in f.attrs.get("class", "")]
-
-
-def owed(session, game, user):
-    session.expire_all()
-    found = play.game_view(session, session.get(Game, game.id), user).view.get("me", {}).get("decisions", [])
-    return found[0] if found else None
 
 
 def test_a_coatl_game_page_shows_the_position_and_plays_through_the_forms(app, client, session, ana):
