@@ -18,6 +18,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.outbox.marker import with_marker
+from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.settings import load
 from pbem.mail.models import InboundMessage
 from pbem.models import Game, OrderLogEntry, OutboxMessage, PendingOrder
 
@@ -152,3 +154,18 @@ def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> 
     monkeypatch.setattr(owner, name, failing_once)
     return calls
 
+
+
+def seat_address(session: Session, config: Any, game: Game, user_id: int) -> str:
+    """The reply address of the user's seat in `game`."""
+    seat = next(s for s in game.seats if s.user_id == user_id)
+    address = seat_reply_address(session, seat, load(config))
+    session.commit()
+    return address
+
+
+def ask(gateway: Any, sink: Any, sender: str, to: str, text: str) -> Message:
+    """Mail `text` and wait for the one reply."""
+    replies = sink.replies_to(mail_and_wait(gateway, sender, to, text))
+    assert len(replies) == 1
+    return replies[0]

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
-from gateway_helpers import body, mail_and_wait, snapshot
-from pbem.outbox.seat_tokens import seat_reply_address
-from pbem.outbox.settings import load
+from gateway_helpers import ask, body, seat_address, snapshot
 from pbem.models import Game
 from pbem.services import lobby
 from service_helpers import make_game, make_user
@@ -20,31 +18,18 @@ ANA = "ana@example.org"
 BO = "bo@example.org"
 
 
-def _address(session: Session, config: Any, game: Game, user_id: int) -> str:
-    seat = next(s for s in game.seats if s.user_id == user_id)
-    address = seat_reply_address(session, seat, load(config))
-    session.commit()
-    return address
-
-
-def _ask(gateway: Any, sink: Any, sender: str, to: str, text: str) -> Any:
-    replies = sink.replies_to(mail_and_wait(gateway, sender, to, text))
-    assert len(replies) == 1
-    return replies[0]
-
-
 @pytest.fixture
 def duel(app: Any, session: Session) -> dict[str, Any]:
     """Ana against a bot, Ana owing her first bid."""
     ana = make_user(session, ANA, "Ana")
     game = make_game(session, ana, game="duel", players=2, bots=("heuristic",), seed=5)
     seat = next(s.name for s in game.seats if s.user_id == ana.id)
-    return {"game_id": game.id, "seat": seat, "address": _address(session, app.config, game, ana.id)}
+    return {"game_id": game.id, "seat": seat, "address": seat_address(session, app.config, game, ana.id)}
 
 
 def test_board_hand_history_and_help_answer_in_the_games_words(duel: dict[str, Any], gateway: Any,
                                                                sink: Any) -> None:
-    reply = _ask(gateway, sink, ANA, duel["address"], "BOARD\nHAND\nHISTORY\nHELP")
+    reply = ask(gateway, sink, ANA, duel["address"], "BOARD\nHAND\nHISTORY\nHELP")
     assert not reply.is_multipart()  # Duel draws no picture: the text says it all
     text = body(reply)
     assert f"Board of Test game (game {duel['game_id']}), round 1, bidding:" in text
@@ -57,7 +42,7 @@ def test_board_hand_history_and_help_answer_in_the_games_words(duel: dict[str, A
 
 
 def test_a_bid_by_mail_then_the_hand_holds_it(duel: dict[str, Any], gateway: Any, sink: Any) -> None:
-    text = body(_ask(gateway, sink, ANA, duel["address"], "bid 2\nHAND\nHISTORY"))
+    text = body(ask(gateway, sink, ANA, duel["address"], "bid 2\nHAND\nHISTORY"))
     assert text.startswith(f"Accepted for Ana ({duel['seat']}) in game {duel['game_id']} (round 1, picking):")
     assert "bid: 2" in text  # the bot bid at once: both bids are revealed
     assert "  round 1: Reveal." in text
@@ -65,11 +50,11 @@ def test_a_bid_by_mail_then_the_hand_holds_it(duel: dict[str, Any], gateway: Any
 
 def test_queue_is_refused_with_a_reason(duel: dict[str, Any], session: Session, gateway: Any, sink: Any) -> None:
     before = snapshot(session, duel["game_id"])
-    text = body(_ask(gateway, sink, ANA, duel["address"], "QUEUE\nbid 1"))
+    text = body(ask(gateway, sink, ANA, duel["address"], "QUEUE\nbid 1"))
     assert text.startswith("Nothing was carried out")
     assert "Duel (test game) takes no orders queued ahead" in text
     assert snapshot(session, duel["game_id"]) == before
-    text = body(_ask(gateway, sink, ANA, duel["address"], "CANCEL"))
+    text = body(ask(gateway, sink, ANA, duel["address"], "CANCEL"))
     assert "takes no orders queued ahead" in text
 
 
@@ -82,9 +67,9 @@ def test_no_answer_tells_a_seat_another_seats_secret_bid(app: Any, session: Sess
         game = make_game(session, ana, title=f"Twin {n}", game="duel", players=2, bots=(), invites=[BO], seed=3)
         lobby.join_game(session, game.id, bo)
         game = session.get(Game, game.id)
-        ana_address, bo_address = (_address(session, app.config, game, user.id) for user in (ana, bo))
-        mine = body(_ask(gateway, sink, ANA, ana_address, f"bid {coins}\nSTATUS"))
+        ana_address, bo_address = (seat_address(session, app.config, game, user.id) for user in (ana, bo))
+        mine = body(ask(gateway, sink, ANA, ana_address, f"bid {coins}\nSTATUS"))
         assert f"Your orders waiting: bid {coins}." in mine  # Ana is told her own
-        text = body(_ask(gateway, sink, BO, bo_address, "BOARD\nHAND\nHISTORY\nHELP"))
+        text = body(ask(gateway, sink, BO, bo_address, "BOARD\nHAND\nHISTORY\nHELP"))
         told.append(text.replace(f"Twin {n} (game {game.id})", "Twin (game N)"))
     assert told[0] == told[1] and "Board of Twin (game N), round 1, bidding:" in told[0]

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from pbem.extensions import db
 from pbem.models import Game, OutboxMessage, User
-from pbem.services import accounts, lobby
+from pbem.services import accounts, lobby, play
 
 BASE_URL = "http://pbem.test"
 
@@ -162,3 +162,15 @@ def make_game(session: Any, creator: User, *, players: int = 3, bots: tuple[str,
                                                              bots=bots, seed=seed, **extra),
                              base_url=BASE_URL)
     return session.get(Game, game.id)
+
+
+def decision_forms(html: str | bytes) -> list[Form]:
+    """The game page's decision forms."""
+    return [f for f in forms(html) if "decision" in f.attrs.get("class", "")]
+
+
+def owed(session: Any, game: Game, user: User) -> dict[str, Any] | None:
+    """The decision the user's seat owes now, with its options (None: none)."""
+    session.expire_all()
+    found = play.game_view(session, session.get(Game, game.id), user).view.get("me", {}).get("decisions", [])
+    return found[0] if found else None

@@ -14,19 +14,9 @@ import engine
 
 from pbem.models import Game
 from pbem.services import accounts, lobby, play
-from service_helpers import form_with, forms, make_game, make_user, submit, web_sign_in
+from service_helpers import decision_forms, form_with, forms, make_game, make_user, owed, submit, web_sign_in
 
 BO = "bo@example.com"
-
-
-def decision_forms(html):
-    return [f for f in forms(html) if "decision" in f.attrs.get("class", "")]
-
-
-def owed(session, game, user):
-    session.expire_all()
-    found = play.game_view(session, session.get(Game, game.id), user).view.get("me", {}).get("decisions", [])
-    return found[0] if found else None
 
 
 def order_for(decision):
