@@ -27,6 +27,7 @@ from pbem.services.state import game_state, log_lines, record
 
 MAX_SUBMISSION = 10_000  # characters; far more than any legal submission
 CHANNELS = ("web", "api", "email", "bot")
+VIEW_READS = 3  # a view read while the game advances is read again, at most this often
 
 
 @dataclass
@@ -162,12 +163,20 @@ class GameView:
 
 
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
+    """What `user` may see of `game` now.  The state and the pending orders are of one
+    moment: if a worker advanced the game between reading one and the other (its version
+    moved), both are read again, else the reader would be told they still owe a decision
+    whose order was just applied."""
+    for _ in range(VIEW_READS):
+        state = game_state(session, game)
+        pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
+                                       .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
+        if session.scalar(select(Game.version).where(Game.id == game.id)) == game.version:
+            break
+        session.refresh(game)
     seat = seat_of(game, user)
-    state = game_state(session, game)
     seat_name = seat.name if seat is not None else None
     view = state.view(seat_name)
-    pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
-                                   .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
     waiting = {d["seat"] for d in view["decisions"]}
     # Bots decide the moment the others have: count them as in.
     ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}

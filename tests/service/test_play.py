@@ -257,3 +257,32 @@ def test_a_queued_order_refused_when_its_turn_comes_is_dropped_and_reported(sess
     assert "no pawn in 30" in seat.last_error and seat.waiting
     assert count(session, PendingOrder, game.id) == 0
     assert my_decision(session, game, mover)[0]["kind"] == "turn"
+
+
+def test_a_view_read_while_the_game_advances_is_of_one_moment(session, ana, bo, monkeypatch):
+    """Ana's bid is pending; while her view is being read (after the state, before her pending
+    orders) Bo's bid completes the round's bids and the game advances.  The view must not say
+    she still owes a bid with nothing pending: a client would send it again, and be refused."""
+    game = make_game(session, ana, game="duel", players=2, bots=(), invites=["bo@example.com"], seed=3)
+    lobby.join_game(session, game.id, bo)
+    session.refresh(game)
+    play.submit_for_user(session, game.id, ana, "bid 2", channel="api")
+    assert play.game_view(session, game, ana).my_pending == ["bid 2"]
+    read_state, bids = play.game_state, []
+
+    def state_then_bo_bids(*args, **kwargs):
+        state = read_state(*args, **kwargs)
+        if not bids:  # another process, at that very moment (once: its own submission reads the state too)
+            bids.append("bid 3")
+            with Session(session.get_bind()) as other:
+                bids.append(play.submit_for_user(other, game.id, other.get(type(bo), bo.id), bids[0],
+                                                 channel="web"))
+        return state
+    monkeypatch.setattr(play, "game_state", state_then_bo_bids)
+
+    seen = play.game_view(session, game, ana)
+
+    assert bids[1].applied  # both bids applied, the picks begun
+    assert (seen.round, seen.phase, seen.view["phase"], seen.my_pending) == (1, "picking", "picking", [])
+    assert [d["kind"] for d in seen.view["me"]["decisions"]] in ([], ["pick"])
+    assert game.version == session.scalar(select(Game.version).where(Game.id == game.id))

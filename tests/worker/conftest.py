@@ -11,6 +11,8 @@ processes (no eager mode).
 - `stack.app`: the Flask app with PBEM_ADVANCE=queue, as the web runs in production;
   `stack.env`: the same configuration for worker processes.
 - `workers`: starts worker processes for a test and stops them all afterwards.
+- `sink`: a real SMTP server that keeps what the workers deliver; `mail_env`: the worker
+  settings that render reports in workers and send every mail to it.
 
 The servers must run: without them these tests fail, they never skip.
 """
@@ -30,10 +32,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import Session
 
 _HERE = Path(__file__).resolve().parent
-for _path in (str(_HERE.parent / "service"), str(_HERE)):
+for _path in (str(_HERE.parent / "service"), str(_HERE.parent / "gateway"), str(_HERE)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from gateway_helpers import Sink  # noqa: E402
 from pbem.app import create_app  # noqa: E402
 from pbem.db import upgrade  # noqa: E402
 from pbem.extensions import db  # noqa: E402
@@ -43,6 +46,7 @@ from worker_helpers import Workers, purge  # noqa: E402
 POSTGRES = os.environ.get("PBEM_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("PBEM_TEST_REDIS", "redis://127.0.0.1:6379").rstrip("/")
 BASE_URL = "http://pbem.test"
+MAIL_DOMAIN = "pbem.test"
 
 
 def xdist_worker() -> str:
@@ -161,3 +165,19 @@ def workers(stack: Stack, app: Flask, tmp_path: Path) -> Iterator[Workers]:
 def make_user() -> Any:
     from service_helpers import make_user as make
     return make
+
+
+@pytest.fixture(scope="module")
+def sink() -> Iterator[Sink]:
+    server = Sink()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mail_env(sink: Sink) -> dict[str, str]:
+    """Worker settings: reports rendered by workers, mail over SMTP to the sink."""
+    sink.clear()
+    return {"PBEM_REPORT_MAIL": "queue", "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(sink.port),
+            "PBEM_SMTP_TLS": "off", "PBEM_MAIL_DOMAIN": MAIL_DOMAIN}

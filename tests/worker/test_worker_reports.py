@@ -6,50 +6,30 @@ import random
 from collections import Counter
 import re
 import subprocess
-import sys
 from datetime import timedelta
 from email.message import Message
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gateway"))
-
-from engine import get_game  # noqa: E402
-from gateway_helpers import Sink  # noqa: E402
-from pbem.app import create_app  # noqa: E402
-from pbem.outbox.models import MailDelivery  # noqa: E402
-from pbem.models import Game, OutboxMessage, ReportJob, now  # noqa: E402
-from pbem.reports import content  # noqa: E402
-from pbem.reports.render import subject as report_subject  # noqa: E402
-from pbem.services import accounts, lobby, play, report_mail  # noqa: E402
-from pbem.tasks import QUEUE, REPORT_QUEUE, producer  # noqa: E402
-from pbem.services.state import game_state, log_lines, record  # noqa: E402
-from pbem.testing import first_legal_order  # noqa: E402
-from service_helpers import make_game  # noqa: E402
-from worker_helpers import drive_by_api, four_player_game, wait_until  # noqa: E402
+from engine import get_game
+from pbem.app import create_app
+from pbem.outbox.models import MailDelivery
+from pbem.models import Game, OutboxMessage, ReportJob, now
+from pbem.reports import content
+from pbem.reports.render import subject as report_subject
+from pbem.services import accounts, lobby, play, report_mail
+from pbem.tasks import QUEUE, REPORT_QUEUE, producer
+from pbem.services.state import game_state, log_lines, record
+from pbem.testing import first_legal_order
+from service_helpers import make_game
+from worker_helpers import drive_by_api, four_player_game, wait_until
 
 REPORT_KIND = re.compile(r"the report of age (\d)|the final report")
-
-
-@pytest.fixture(scope="module")
-def sink() -> Iterator[Sink]:
-    server = Sink()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def mail_env(sink: Sink) -> dict[str, str]:
-    """Worker settings: reports rendered by workers, mail over SMTP to the sink."""
-    sink.clear()
-    return {"PBEM_REPORT_MAIL": "queue", "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(sink.port),
-            "PBEM_SMTP_TLS": "off", "PBEM_MAIL_DOMAIN": "pbem.test"}
 
 
 @pytest.fixture
