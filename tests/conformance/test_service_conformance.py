@@ -16,6 +16,8 @@ its fewest and its most players:
   none otherwise, every player, the reader's history, the result at the end); the API's view
   and history (the reader's view exactly); the mail commands STATUS, BOARD, HAND, HISTORY and
   HELP of every person, mailed to the seat's reply address and answered by the gateway.
+  Where the game keeps a plain fallback (the position, the decision forms, BOARD, HAND), it
+  must show every fact of the reader's view and every choice offered, however deep.
   Once finished, the replay page at each of those moments; the OpenAPI document names the
   game's kinds of decision;
 - every report and every notice of a recorded game for every seat, as mail, text and
@@ -37,7 +39,7 @@ from markupsafe import escape
 import engine
 from engine.core import Game as Rules, State, play_out
 from engine.records import replay, replay_steps
-from pbem.games import presentation
+from pbem.games import HIDDEN_FACTS, MY_KEYS, SEAT_KEYS, Presentation, presentation
 from pbem.mail import render
 from pbem.models import Game
 from pbem.reports import (final_report, next_step, phase_notice, render_html, render_mail, render_pdf,
@@ -94,6 +96,52 @@ def check_position(html: str, table: Table, state: State, view: dict[str, Any]) 
     assert ('<section class="result">' in html) == state.is_over()
 
 
+def shown_facts(part: Any, leave_out: frozenset[str] = frozenset()) -> set[str]:
+    """What a plain fallback must show of a part of a view: every word and number in it, and
+    the label of every entry that holds one (labels as people read them, `_` as a space)."""
+    if isinstance(part, bool) or part is None:
+        return set()
+    if isinstance(part, (str, int)):
+        return {str(part)}
+    if isinstance(part, dict):
+        found: set[str] = set()
+        for key, value in part.items():
+            inner = shown_facts(value) if key not in leave_out else set()
+            found |= inner | ({str(key).replace("_", " ")} if inner else set())
+        return found
+    if isinstance(part, (list, tuple)):
+        return set().union(*(shown_facts(item) for item in part))
+    return set()
+
+
+def public_facts(view: dict[str, Any]) -> set[str]:
+    return shown_facts(view, HIDDEN_FACTS).union(*(shown_facts(seat, SEAT_KEYS) for seat in view.get("seats", [])))
+
+
+def missing(facts: set[str], text: str) -> set[str]:
+    return {fact for fact in facts if fact not in text}
+
+
+def check_plain_position(html: str, shown: Presentation, view: dict[str, Any]) -> None:
+    """The plain position shows every public fact of the reader's view, however deep (the
+    view is all a game gives a reader: what the plain page leaves out, nobody sees), and the
+    reader's own; the plain decision form every choice the reader is offered."""
+    if shown.position_template == Presentation.position_template:
+        position = html.split('<div class="position">', 1)[1].split("<aside", 1)[0]
+        assert not missing({str(escape(f)) for f in public_facts(view)}, position), "facts missing from the page"
+        mine = shown_facts(view.get("me") or {}, MY_KEYS)
+        assert not missing({str(escape(f)) for f in mine}, position), "the reader's facts missing from the page"
+    if shown.decisions_template == Presentation.decisions_template:
+        for decision, form in zip(view.get("me", {}).get("decisions", []), decision_html(html)):
+            choices = {str(escape(f)) for f in shown_facts(decision.get("options") or {})}
+            assert not missing(choices, form), f"choices of the {decision['kind']} form missing"
+
+
+def decision_html(html: str) -> list[str]:
+    """Each decision form of the page, as HTML."""
+    return re.findall(r'<form[^>]*class="decision".*?</form>', html, re.DOTALL)
+
+
 def check_page(table: Table, seat: str | None, state: State) -> None:
     client = table.people[seat].client if seat else table.spectator
     page = client.get(table.url)
@@ -106,6 +154,7 @@ def check_page(table: Table, seat: str | None, state: State) -> None:
     assert {form.attrs.get("data-kind") for form in shown} == owed, f"{seat}: forms for {owed}"
     assert all(form.action == f"{table.url}/orders" for form in shown)
     assert ("you play <strong" in html) == (seat is not None)
+    check_plain_position(html, presentation(state.game), view)
 
 
 def check_api(table: Table, seat: str | None, state: State) -> None:
@@ -133,6 +182,12 @@ def check_mail(table: Table, seat: str, state: State) -> None:
     lines = shown.event_lines(view.get("events", []), player_names(game), state)
     assert (lines[-1] if lines else "Nothing has happened yet.") in answer
     assert render.HELP_START in answer
+    # The plain BOARD and HAND answers give every fact of the view, as the plain page does.
+    status, board, hand, *_ = answer.split("\n\n")
+    if type(shown).board_text is Presentation.board_text:
+        assert not missing(public_facts(view), board), "facts missing from BOARD"
+    if type(shown).hand_text is Presentation.hand_text:
+        assert not missing(shown_facts(view["me"], MY_KEYS), hand), "the reader's facts missing from HAND"
     kinds = decision_kinds(game.kind)
     owed = [kinds[d["kind"]] for d in view["me"]["decisions"]]
     if state.is_over():
