@@ -107,17 +107,17 @@ class Presentation:
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """The answer to BOARD: the position in plain text.  The plain one gives the view's
         public facts, then each seat's."""
-        lines = [f"  {label}: {shown}" for label, shown in _facts(view, HIDDEN_FACTS)]
+        lines = [f"  {label}: {shown}" for label, shown in plain_facts(view, HIDDEN_FACTS)]
         for seat in _seats(view):
             name = str(seat.get("seat", ""))
-            facts = ", ".join(f"{label} {shown}" for label, shown in _facts(seat, SEAT_KEYS))
+            facts = ", ".join(f"{label} {shown}" for label, shown in plain_facts(seat, SEAT_KEYS))
             lines.append(f"  {names.get(name, name)} ({name})" + (f": {facts}" if facts else ""))
         return "\n".join(lines) or "  nothing to show"
 
     def hand_text(self, view: Mapping[str, Any]) -> str:
         """The answer to HAND: what only the reader knows.  The plain one lists the facts of
         the reader's part of the view."""
-        facts = [f"{label}: {shown}" for label, shown in _facts(view.get("me") or {}, MY_KEYS)]
+        facts = [f"{label}: {shown}" for label, shown in plain_facts(view.get("me") or {}, MY_KEYS)]
         return "\n".join(facts) if facts else "Nothing in your hand."
 
     # --- web pages -----------------------------------------------------------------------
@@ -131,14 +131,14 @@ class Presentation:
         columns = list(dict.fromkeys(key for seat in seats for key, value in seat.items()
                                      if key not in SEAT_KEYS and _plain(value, blank="") is not None))
         me = view.get("me") or {}
-        return {"facts": _facts(view, HIDDEN_FACTS),
+        return {"facts": plain_facts(view, HIDDEN_FACTS),
                 "seat_columns": [column.replace("_", " ") for column in columns],
                 "seat_rows": [{"seat": seat.get("seat", ""), "name": seat.get("name", seat.get("seat", "")),
                                "facts": [_plain(seat.get(column)) or "—" for column in columns]}
                               for seat in seats],
-                "my_facts": _facts(me, MY_KEYS),
+                "my_facts": plain_facts(me, MY_KEYS),
                 # What each decision the reader owes offers, in the order of `me.decisions`.
-                "choices": [_facts(decision.get("options") or {}) for decision in me.get("decisions", [])]}
+                "choices": [plain_facts(decision.get("options") or {}) for decision in me.get("decisions", [])]}
 
     def setup_options(self) -> tuple[Option, ...]:
         """Choices of a new game's setup besides the game's rule options, stored at the top
@@ -205,8 +205,9 @@ def _seats(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [seat for seat in view.get("seats", []) if isinstance(seat, Mapping)]
 
 
-def _facts(part: Mapping[str, Any], leave_out: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    """(label, text) of each fact of a part of a view, in its order (those that are None, none)."""
+def plain_facts(part: Mapping[str, Any], leave_out: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(label, text) of each fact of a part of a view (or of a result, a scoring), in its
+    order, as the plain answers show it; those that are None are left out."""
     return [(str(key).replace("_", " "), shown) for key, value in part.items()
             if key not in leave_out and (shown := _plain(value)) is not None]
 

@@ -292,6 +292,17 @@ def check_rendered(context: dict[str, Any], pictures: bool) -> None:
         assert render_pdf(context).startswith(b"%PDF-")
 
 
+def check_plain_report(context: dict[str, Any], state: State, index: int) -> None:
+    """The plain report gives every fact of the round's scoring and, at the end, of where
+    each seat's final points came from (the result's breakdown): both public."""
+    html, text = (" ".join(rendered.split()) for rendered in (render_html(context), render_text(context)))
+    facts = shown_facts(state.scores_by_round()[index]) - {"points", "total"}  # the report's columns
+    if context["kind"] == "final":
+        facts |= shown_facts(state.result().breakdown)
+    assert not missing(facts, text), "facts of the scoring missing from the report's text"
+    assert not missing({str(escape(fact)) for fact in facts}, html), "facts of the scoring missing from the report"
+
+
 @pytest.mark.parametrize("name, count", COUNTS)
 def test_every_report_and_notice_renders_for_every_seat(name, count):
     """A report follows each scored milestone, a notice each other one (docs/reports.md);
@@ -308,6 +319,8 @@ def test_every_report_and_notice_renders_for_every_seat(name, count):
         assert context["kind"] == ("final" if number == scored[-1] else GAMES[name].round_name)
         assert context["reader"]["seat"] == seat and context["round"] == number
         check_rendered(context, pictures=seats.index(seat) == scored.index(number) % len(seats))
+        if type(presentation(name)).report_context is Presentation.report_context:
+            check_plain_report(context, state, scored.index(number))
     for seat in seats:
         assert final_report(record, seat, title=REPORT_TITLE, links=LINKS) == reports[-len(seats) + seats.index(seat)][2]
         assert next_step(record, seat)["text"] == "The game is over. Thank you for playing."
