@@ -81,6 +81,12 @@ class Table:
         return next((state.seats[s] for s in state.waiting()
                      if state.seats[s] in self.people and state.seats[s] not in pending), None)
 
+    def mails(self, seat: str, kind: str) -> list[str]:
+        """The text of the mails of `kind` sent to the seat's person, oldest first."""
+        return [body.removeprefix(with_marker("")) for body in self.session.scalars(
+            select(OutboxMessage.body).where(OutboxMessage.to_address == self.people[seat].address,
+                                             OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
+
     def ask(self, seat: str, text: str) -> str:
         """Mail `text` to the seat's reply address as its player, through the gateway as any
         channel stores it; the gateway's answer."""
@@ -98,12 +104,19 @@ class Table:
         return answer.removeprefix(with_marker(""))
 
 
+# How each person in turn reads the opponents' moves (pbem/services/moves_mail.py).
+MOVES = ("each", "digest", "off")
+
+
 def make_people(app: Flask, session: Session, count: int) -> list[Person]:
-    """`count` people, each signed in on the web in a browser of their own."""
+    """`count` people, each signed in on the web in a browser of their own, reading the
+    opponents' moves by mail after each advance, in their turn mails, or not at all in turn."""
     people = []
     for number in range(1, count + 1):
         address = f"player{number}@example.org"
         user = make_user(session, address, f"Player {number}")
+        accounts.update_profile(session, user, display_name=f"Player {number}", time_zone="UTC", notify_turn=True,
+                                notify_results=True, notify_invites=True, opponent_moves=MOVES[(number - 1) % 3])
         client = app.test_client()
         web_sign_in(client, app, address)
         token = accounts.create_api_token(session, user, "conformance")[1]

@@ -18,8 +18,9 @@ its fewest and its most players:
   HELP of every person, mailed to the seat's reply address and answered by the gateway.
   Where the game keeps a plain fallback (the position, the decision forms, BOARD, HAND), it
   must show every fact of the reader's view and every choice offered, however deep.
-  Once finished, the replay page at each of those moments; the OpenAPI document names the
-  game's kinds of decision;
+  Once finished: the mails the game sent (turn mails, opponents' moves, the result), the
+  replay page at each of those moments; the OpenAPI document names the game's kinds of
+  decision;
 - every report and every notice of a recorded game for every seat, as mail, text and
   (reports) PDF;
 - twin games: where a seat makes a secret choice while others still owe theirs, two games
@@ -208,6 +209,26 @@ def check_moment(table: Table) -> None:
     check_api(table, None, state)
 
 
+def check_notifications(table: Table) -> None:
+    """The mails the game sent its people: a turn mail for a decision owed, the opponents'
+    moves to whoever reads them after each advance (lines of the reader's own events, which
+    the twin games keep secret), and the result at the end, naming every player and score."""
+    game = table.game()
+    result, names = table.state().result(), player_names(game)
+    kinds = decision_kinds(game.kind)
+    for seat, person in table.people.items():
+        turns = table.mails(seat, "turn")
+        assert turns and all(f"{game.title}: it is your turn to " in body for body in turns)
+        assert all(any(kind.ask in body for kind in kinds.values()) for body in turns)
+        moves = table.mails(seat, "moves")
+        assert bool(moves) == (person.user.opponent_moves == "each"), (seat, person.user.opponent_moves)
+        assert all(line.startswith("  ") for body in moves for line in body.split("\n")[1:] if line.strip()
+                   and not line.startswith(("Open the game", "http")))
+        [over] = table.mails(seat, "result")
+        assert all(f"{name}: {result.scores[other]}" in over for other, name in names.items())
+        assert "Traceback" not in "".join([*turns, *moves, over])
+
+
 def check_replay(table: Table, steps: list[int]) -> None:
     """The replay page (public) at each moment checked while the game ran."""
     record = play.finished_record(table.session, table.game())
@@ -254,6 +275,7 @@ def test_every_page_and_mail_answer_renders_at_every_moment(app, session, name, 
         assert seat is not None, "the game waits for nobody"
         table.submit(seat, table.order_for(seat))
     assert table.game().status == Game.FINISHED
+    check_notifications(table)
     check_replay(table, checked)
 
 
