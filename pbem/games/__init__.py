@@ -125,20 +125,16 @@ class Presentation:
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         """What this game's position and decision templates need besides the page's own
         context (view, names, svg, events...).  The plain templates get the view's public
-        facts, a table of each seat's, the reader's own, and the choices of each decision the
-        reader owes."""
+        facts, a table of each seat's, and the reader's own."""
         seats = _seats(view)
         columns = list(dict.fromkeys(key for seat in seats for key, value in seat.items()
                                      if key not in SEAT_KEYS and _plain(value, blank="") is not None))
-        me = view.get("me") or {}
         return {"facts": plain_facts(view, HIDDEN_FACTS),
                 "seat_columns": [column.replace("_", " ") for column in columns],
                 "seat_rows": [{"seat": seat.get("seat", ""), "name": seat.get("name", seat.get("seat", "")),
                                "facts": [_plain(seat.get(column)) or "—" for column in columns]}
                               for seat in seats],
-                "my_facts": plain_facts(me, MY_KEYS),
-                # What each decision the reader owes offers, in the order of `me.decisions`.
-                "choices": [plain_facts(decision.get("options") or {}) for decision in me.get("decisions", [])]}
+                "my_facts": plain_facts(view.get("me") or {}, MY_KEYS)}
 
     def setup_options(self) -> tuple[Option, ...]:
         """Choices of a new game's setup besides the game's rule options, stored at the top

@@ -81,11 +81,11 @@ class Table:
         return next((state.seats[s] for s in state.waiting()
                      if state.seats[s] in self.people and state.seats[s] not in pending), None)
 
-    def mails(self, seat: str, kind: str) -> list[str]:
-        """The text of the mails of `kind` sent to the seat's person, oldest first."""
+    def mails(self, seat: str, topic: str) -> list[str]:
+        """The text of the mails about `topic` sent to the seat's person, oldest first."""
         return [body.removeprefix(with_marker("")) for body in self.session.scalars(
             select(OutboxMessage.body).where(OutboxMessage.to_address == self.people[seat].address,
-                                             OutboxMessage.kind == kind).order_by(OutboxMessage.id))]
+                                             OutboxMessage.topic == topic).order_by(OutboxMessage.id))]
 
     def ask(self, seat: str, text: str) -> str:
         """Mail `text` to the seat's reply address as its player, through the gateway as any

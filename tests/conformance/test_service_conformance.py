@@ -49,7 +49,7 @@ from pbem.services import play
 from pbem.services.kinds import decision_kinds
 from pbem.services.state import player_names
 from conformance_tables import Table, make_people, same_answer, same_page, seat_table
-from service_helpers import forms
+from service_helpers import decision_forms
 
 GAMES = engine.games()
 SAMPLE_EVERY = 40  # orders between two moments checked inside a long phase
@@ -67,10 +67,6 @@ def bots_for(rules: Rules, count: int) -> tuple[str, ...]:
 
 
 # ---- a moment of a running game ---------------------------------------------------------------
-
-def decision_forms(html: str) -> list[Any]:
-    return [form for form in forms(html) if "decision" in form.attrs.get("class", "").split()]
-
 
 def history_items(html: str) -> list[str]:
     """The history section's entries, as the page shows them."""
