@@ -106,35 +106,35 @@ class Presentation:
 
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """The answer to BOARD: the position in plain text.  The plain one gives the view's
-        simple public facts, then each seat's."""
-        lines = [f"  {label}: {shown}" for label, shown in _facts(view, HIDDEN_FACTS)]
+        public facts, then each seat's."""
+        lines = [f"  {label}: {shown}" for label, shown in plain_facts(view, HIDDEN_FACTS)]
         for seat in _seats(view):
             name = str(seat.get("seat", ""))
-            facts = ", ".join(f"{label} {shown}" for label, shown in _facts(seat, SEAT_KEYS))
+            facts = ", ".join(f"{label} {shown}" for label, shown in plain_facts(seat, SEAT_KEYS))
             lines.append(f"  {names.get(name, name)} ({name})" + (f": {facts}" if facts else ""))
         return "\n".join(lines) or "  nothing to show"
 
     def hand_text(self, view: Mapping[str, Any]) -> str:
-        """The answer to HAND: what only the reader knows.  The plain one lists the simple
-        facts of the reader's part of the view."""
-        facts = [f"{label}: {shown}" for label, shown in _facts(view.get("me") or {}, MY_KEYS)]
+        """The answer to HAND: what only the reader knows.  The plain one lists the facts of
+        the reader's part of the view."""
+        facts = [f"{label}: {shown}" for label, shown in plain_facts(view.get("me") or {}, MY_KEYS)]
         return "\n".join(facts) if facts else "Nothing in your hand."
 
     # --- web pages -----------------------------------------------------------------------
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         """What this game's position and decision templates need besides the page's own
-        context (view, names, svg, events...).  The plain templates get the view's simple
-        public facts, a table of each seat's, and the reader's own."""
+        context (view, names, svg, events...).  The plain templates get the view's public
+        facts, a table of each seat's, and the reader's own."""
         seats = _seats(view)
         columns = list(dict.fromkeys(key for seat in seats for key, value in seat.items()
                                      if key not in SEAT_KEYS and _plain(value, blank="") is not None))
-        return {"facts": _facts(view, HIDDEN_FACTS),
+        return {"facts": plain_facts(view, HIDDEN_FACTS),
                 "seat_columns": [column.replace("_", " ") for column in columns],
                 "seat_rows": [{"seat": seat.get("seat", ""), "name": seat.get("name", seat.get("seat", "")),
                                "facts": [_plain(seat.get(column)) or "—" for column in columns]}
                               for seat in seats],
-                "my_facts": _facts(view.get("me") or {}, MY_KEYS)}
+                "my_facts": plain_facts(view.get("me") or {}, MY_KEYS)}
 
     def setup_options(self) -> tuple[Option, ...]:
         """Choices of a new game's setup besides the game's rule options, stored at the top
@@ -201,24 +201,39 @@ def _seats(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [seat for seat in view.get("seats", []) if isinstance(seat, Mapping)]
 
 
-def _facts(part: Mapping[str, Any], leave_out: frozenset[str]) -> list[tuple[str, str]]:
-    """(label, text) of each simple fact of a part of a view, in its order."""
-    return [(key.replace("_", " "), shown) for key, value in part.items()
+def plain_facts(part: Mapping[str, Any], leave_out: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(label, text) of each fact of a part of a view (or of a result, a scoring), in its
+    order, as the plain answers show it; those that are None are left out."""
+    return [(str(key).replace("_", " "), shown) for key, value in part.items()
             if key not in leave_out and (shown := _plain(value)) is not None]
 
 
-def _plain(value: Any, blank: str | None = None) -> str | None:
-    """A simple value as text: a list joined by commas ("none" when empty), a truth as yes or
-    no, None as `blank`; None for anything else (a mapping is not a simple fact)."""
+def _plain(value: Any, blank: str | None = None, nested: bool = False) -> str | None:
+    """A part of a view as text, however deep, for a game with no words of its own for it
+    (a view is all a reader gets: what the plain answers leave out, nobody sees).  A list of
+    words and numbers joined by commas ("none" when empty), a truth as yes or no, None as
+    `blank`; a mapping as its facts ("label text; label text"), any other list numbered from
+    1 ("1: text; 2: —"), either in brackets inside another; None for what is not JSON."""
     if value is None:
         return blank
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (str, int)):
         return str(value)
-    if isinstance(value, (list, tuple)) and all(isinstance(item, (str, int)) for item in value):
-        return ", ".join(map(str, value)) or "none"
-    return None
+    if isinstance(value, Mapping):
+        shown = "; ".join(f"{label} {text}" for label, text in
+                          ((str(key).replace("_", " "), _plain(inner, nested=True)) for key, inner in value.items())
+                          if text is not None)
+    elif isinstance(value, (list, tuple)):
+        if all(isinstance(item, (str, int)) and not isinstance(item, bool) for item in value):
+            return ", ".join(map(str, value)) or "none"
+        items = [_plain(item, blank="—", nested=True) for item in value]
+        shown = "; ".join(f"{number}: {text}" for number, text in enumerate(items, start=1) if text is not None)
+    else:
+        return None
+    if not shown:
+        return "none"
+    return f"({shown})" if nested else shown
 
 
 @cache

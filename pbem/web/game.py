@@ -15,7 +15,7 @@ from markupsafe import Markup
 from engine import get_game
 from engine.core import OrderError, State
 from pbem.extensions import db, limiter
-from pbem.games import Presentation, presentation
+from pbem.games import Presentation, plain_facts, presentation
 from pbem.services import seat_address
 from pbem.models import Game, now
 from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
@@ -73,10 +73,12 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     mine = seen.seat is not None and game.status == Game.ACTIVE
     address = seat_address.current_address(db.session(), game.id, user) if mine and user is not None else None
     hint = next((kinds[d["kind"]].syntax for d in decisions if d["kind"] in kinds), "")
+    # Each owed decision's choices as the plain forms list them, whatever the page context.
+    choices = [plain_facts(d.get("options") or {}) for d in decisions]
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions, kinds=kinds,
                            my_seat=seen.seat, timing=timing, queued=queued,
                            queue_kind=kinds.get(queued_kind or ""), report_rounds=report_rounds,
-                           paper_sizes=paper_sizes, reply_address=address, order_hint=hint,
+                           paper_sizes=paper_sizes, reply_address=address, order_hint=hint, choices=choices,
                            **context, **extra), status
 
 
