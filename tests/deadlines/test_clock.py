@@ -5,18 +5,19 @@ Played with Duel (a secret bid by every seat, then picks in turn), the tick as p
 runs it, and the time moved by the tick's clock."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
 
 from pbem.models import Game, User, now
 from pbem.services import deadlines, lobby, play
+from pbem.services.clock import reserve_of
 from pbem.services.errors import Invalid
 from pbem.services.locking import lock_game
 from pbem.services.schedule import schedule
 from pbem.services.state import game_state
-from deadline_helpers import HOUR, SECOND, decisions, fresh, log, mails, make_game, owes, seat_of, tick
+from deadline_helpers import HOUR, SECOND, decisions, fresh, log, mails, make_game, make_user, owes, seat_of, tick
 from service_helpers import submit, web_sign_in
 
 CLOCK = {"initial": 10, "increment": 4, "maximum": 16}
@@ -42,7 +43,8 @@ def play_own(session, game: Game, user: User) -> None:
 
 
 def reserve(session, game: Game, user: User) -> timedelta:
-    return timedelta(seconds=seat_of(session, game, user).reserve_seconds)
+    clock = deadlines.policy_of(fresh(session, game)).clock
+    return timedelta(seconds=reserve_of(seat_of(session, game, user), clock))
 
 
 def began_ago(session, game: Game, span: timedelta) -> None:
@@ -54,7 +56,7 @@ def began_ago(session, game: Game, span: timedelta) -> None:
 
 
 def until_owed(session, game: Game, absent: User, players: list[User], kind: str) -> None:
-    """The others play at once until `absent` owes a decision of `kind`."""
+    """Everyone plays at once until `absent` owes a decision of `kind`."""
     for _ in range(50):
         if owes(session, game, absent) == kind:
             return
@@ -170,6 +172,19 @@ def test_withdrawn_orders_run_the_clock_again(session, ana, bo):
     game = fresh(session, game)
     assert seat_of(session, game, ana).clock_acted_at is None and owes(session, game, ana) == "bid"
     assert game.deadline_at == game.decision_at + 10 * HOUR
+
+
+def test_who_takes_over_a_seat_starts_with_the_initial_reserve(session, ana, bo):
+    game = duel(session, ana, bo)
+    game.deadline_policy = {**game.deadline_policy, "replace_after": 1}
+    session.commit()
+    play_own(session, game, ana)
+    bo_seat = seat_of(session, game, bo).name
+    assert tick(session, fresh(session, game).deadline_at).offered == [(game.id, bo_seat)]
+    assert reserve(session, game, bo) < 10 * HOUR  # Bo's ran out
+    cy = make_user(session, "cy@example.com", "Cy")
+    deadlines.take_over(session, game.id, cy, bo_seat, now())
+    assert reserve(session, game, cy) == 10 * HOUR
 
 
 @pytest.mark.parametrize("clock, message", [
