@@ -217,6 +217,15 @@ class Seat(db.Model):
     stand_in_reason: Mapped[str | None] = mapped_column(String(12))
     # The order-log length at which a queued turn failed: the queue waits for the seat's own order.
     queue_held_seq: Mapped[int | None] = mapped_column()
+    # The seat's clock, when the game's deadline policy has one (pbem/services/clock.py): the
+    # reserve in seconds at the start of its current decision (None: not begun, the initial),
+    # the decision its clock runs in, when it acted in it, its own deadline (kept once it acted,
+    # for the charge) and the smallest "hours before" reminder it was sent.
+    reserve_seconds: Mapped[int | None] = mapped_column()
+    clock_seq: Mapped[int | None] = mapped_column()
+    clock_acted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    reminded: Mapped[int | None] = mapped_column()
     # How many events of the seat's view were mailed as opponents' moves (services/moves_mail.py).
     events_reported: Mapped[int] = mapped_column(default=0, server_default="0")
 

@@ -13,7 +13,7 @@ from engine import default_game, game_names, games, get_game
 from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
-from pbem.services.policy import DEFAULT_BOTS, REPLACE_AFTER_RANGE, VACATION_RULES
+from pbem.services.policy import DEFAULT_BOTS, MAX_HOURS, REPLACE_AFTER_RANGE, VACATION_RULES
 
 # Player counts some registered game allows; each game's own range is checked on loading.
 PLAYERS = (min((game.min_players for game in games().values()), default=1),
@@ -94,9 +94,22 @@ class GameSchema(Schema):
         return game.setup.get("options", {})
 
 
+class ClockSchema(Schema):
+    """Fischer time per seat (docs/deadlines.md, "Clocks"); the service checks how the figures go
+    together (initial and increment at most the maximum)."""
+    initial = fields.Int(required=True, validate=validate.Range(1, MAX_HOURS),
+                         metadata={"description": "hours in each seat's reserve at its first decision"})
+    increment = fields.Int(required=True, validate=validate.Range(1, MAX_HOURS),
+                           metadata={"description": "hours added to the reserve after each decision"})
+    maximum = fields.Int(required=True, validate=validate.Range(1, MAX_HOURS),
+                         metadata={"description": "the most hours a reserve may hold"})
+    per_turn = fields.Int(validate=validate.Range(0, MAX_HOURS),
+                          metadata={"description": "hours of each decision not taken from the reserve (default 0)"})
+
+
 class DeadlinesSchema(Schema):
     hours = fields.Dict(keys=fields.Str(validate=validate.Length(1, 40)),
-                        values=fields.Int(allow_none=True, validate=validate.Range(1, 14 * 24)),
+                        values=fields.Int(allow_none=True, validate=validate.Range(1, MAX_HOURS)),
                         metadata={"description": "hours per kind of decision, each one of the game's "
                                                  "decision kinds (docs/engine.md); null: no deadline"})
     on_missed = fields.Str(validate=validate.OneOf(ON_MISSED), load_default="bot")
@@ -115,6 +128,9 @@ class DeadlinesSchema(Schema):
     vacation = fields.Str(validate=validate.OneOf(VACATION_RULES),
                           metadata={"description": "stretch: deadlines wait for a player's return; "
                                                    "bot: the default bot plays while they are away"})
+    clock = fields.Nested(ClockSchema, allow_none=True,
+                          metadata={"description": "a clock per seat instead of the kinds' hours (a kind "
+                                                   "without hours still has no deadline); left out: none"})
 
 
 class GameCreateSchema(Schema):
@@ -242,6 +258,8 @@ class DeadlineSchema(Schema):
     extensions = fields.Dict()
     takeover = fields.List(fields.Str(), metadata={"description": "seats offered to a replacement"})
     missed = fields.Dict(metadata={"description": "seat -> missed deadlines in a row and in all"})
+    clocks = fields.Dict(metadata={"description": "under a clock: seat -> its reserve in hours and, while "
+                                                  "it owes the decision, its own deadline"})
     policy = fields.Dict()
     log = fields.List(fields.Dict(), metadata={"description": "extensions, pauses, missed deadlines, "
                                                              "takeovers, outages; oldest first"})

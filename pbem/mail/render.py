@@ -10,8 +10,11 @@ from engine import get_game
 from pbem.games import presentation
 from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
+from pbem.services.clock import clock_text
 from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
+from pbem.services.policy import policy_of
+from pbem.services.schedule import due_of
 from pbem.services.state import player_names
 from pbem.timezones import when
 
@@ -89,8 +92,11 @@ def status(seen: GameView, user: User | None) -> str:
     lines.append(expected(game, view))
     if seen.my_pending:
         lines.append("Your orders waiting: " + "; ".join(seen.my_pending) + ".")
-    deadline: datetime | None = getattr(game, "deadline_at", None)
+    deadline: datetime | None = due_of(game, seen.seat) if seen.seat is not None else game.deadline_at
     lines.append(f"Deadline: {when(deadline, user)}." if deadline else "Deadline: none set.")
+    clock = policy_of(game).clock
+    if clock is not None and seen.seat is not None:
+        lines.append(clock_text(seen.seat, clock))
     return "\n".join(lines)
 
 

@@ -147,9 +147,9 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
                       f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", topic="queue-error")
+    schedule(session, game, at or now(), state)  # first: turn mails tell a seat its clock
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
-    schedule(session, game, at or now(), state)
     key = cache_key(session, game)
     version, finished = game.version, state.is_over()
     session.commit()

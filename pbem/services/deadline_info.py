@@ -1,9 +1,10 @@
 """What a game page or API answer shows of a game's deadlines: the current deadline, who owes
-it, pauses, vacations, extensions, seats open for takeover, the event log and the policy.
+it, each seat's clock (reserve and own deadline), pauses, vacations, extensions, seats open for
+takeover, the event log and the policy.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,7 +15,8 @@ from pbem.models import Game, GameEvent, Seat, User
 from pbem.services import kinds
 from pbem.services.host import EXTENSION_HOURS_PER_DECISION, EXTENSION_HOURS_PER_GAME, EXTENSIONS_PER_DECISION, \
     extensions, pause_left
-from pbem.services.policy import policy_of
+from pbem.services.clock import reserve_of
+from pbem.services.policy import Clock, policy_of
 from pbem.services.schedule import current_kind, owing
 from pbem.services.state import game_state
 from pbem.services.vacations import away_until
@@ -36,6 +38,7 @@ class DeadlineInfo:
     log: list[GameEvent]
     policy: Any
     is_host: bool
+    clocks: dict[str, tuple[int, datetime | None]]  # under a clock: seat -> (reserve seconds, its own deadline)
 
     @property
     def kind_name(self) -> str:
@@ -55,15 +58,27 @@ def deadline_info(session: Session, game: Game, user: User | None, now: datetime
     count, used, total = extensions(session, game) if running else (0, 0, 0)
     events = list(session.scalars(select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)))
     away = away_until(session, [s.user_id for s in game.seats if s.user_id], now)
+    policy = policy_of(game)
+    owing_seats = owing(session, game, state) if running and state is not None else []
     return DeadlineInfo(
         game=game, deadline_at=game.deadline_at if running else None,
         kind=current_kind(state) if running and state is not None else None,
         paused_at=game.paused_at, pause_left=pause_left(game, now),
-        owing=owing(session, game, state) if running and state is not None else [],
+        owing=owing_seats,
         away={s.name: away[s.user_id] for s in game.seats if s.name and s.user_id in away},
         extensions=count, extension_hours=used, game_extension_hours=total,
         offered=[s for s in game.seats if s.replacement_offered_at is not None] if running else [],
-        log=events, policy=policy_of(game), is_host=user is not None and user.id == game.created_by)
+        log=events, policy=policy, is_host=user is not None and user.id == game.created_by,
+        clocks=_clocks(game, policy.clock, owing_seats))
+
+
+def _clocks(game: Game, clock: Clock | None, owing_seats: list[Seat]) -> dict[str, tuple[int, datetime | None]]:
+    """Each person's seat's reserve, and its own deadline while it owes the decision."""
+    if clock is None:
+        return {}
+    owes = {seat.name for seat in owing_seats}
+    return {seat.name: (reserve_of(seat, clock), seat.deadline_at if seat.name in owes else None)
+            for seat in game.seats if seat.name and seat.bot is None}
 
 
 def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
@@ -85,7 +100,9 @@ def deadline_json(info: DeadlineInfo, reader: User | None) -> dict[str, Any]:
                    for s in info.game.seats if s.name},
         "policy": {"hours": policy.hours, "on_missed": policy.on_missed, "default": policy.default,
                    "replace_after": policy.replace_after, "abandoned": policy.abandoned,
-                   "vacation": policy.vacation},
+                   "vacation": policy.vacation, "clock": asdict(policy.clock) if policy.clock else None},
+        "clocks": {seat: {"reserve_hours": round(reserve / 3600, 2), "deadline": moment(due)}
+                   for seat, (reserve, due) in info.clocks.items()},
         # "kind": the old name of "type", answered one release more (docs/api.md).
         "log": [{"at": moment(e.at), "type": e.type, "kind": e.type, "seat": e.seat, "text": e.text} for e in info.log],
     }

@@ -18,7 +18,7 @@ from pbem.services.events import event_key, log_event, round_prefix
 from pbem.services.links import base_url
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.notify import mail_seat
-from pbem.services.schedule import owing, schedule, whole_seconds
+from pbem.services.schedule import due_of, owing, schedule, whole_seconds
 from pbem.services.state import game_state
 from pbem.timezones import when
 
@@ -74,7 +74,7 @@ def extend_deadline(session: Session, game_id: int, user: User, hours: int, now:
     for seat in owing(session, game, state):
         mail_seat(session, game, seat.user, event, f"{game.title}: deadline extended",
                   f"The host extended the deadline of {game.title} by {hours} hours: it is now "
-                  f"{when(game.deadline_at, seat.user)}.\n\n{url}\n", topic="deadline")
+                  f"{when(due_of(game, seat), seat.user)}.\n\n{url}\n", topic="deadline")
     bump_version(session, game)
     session.commit()
     return game

@@ -21,10 +21,9 @@ from pbem.services.accounts import normalize_address, owner_of
 from pbem.services.advance import MAX_SETTLE_SECONDS, advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.locking import bump_version, lock_game, unit_of_work
-from pbem.services.policy import check_policy_extras
+from pbem.services.policy import MAX_HOURS, check_policy_extras
 from pbem.text import one_line
 
-MAX_HOURS = 14 * 24
 ON_MISSED = ("bot", "wait")
 SEED_LIMIT = 2 ** 53  # stays exact in JavaScript clients once the record is published
 
@@ -99,7 +98,7 @@ def deadline_policy(data: dict[str, Any] | None, game_name: str | None = None) -
     settle = data.pop("settle_seconds", 0) or 0
     if isinstance(settle, bool) or not isinstance(settle, int) or not 0 <= settle <= MAX_SETTLE_SECONDS:
         raise Invalid(f"settle_seconds must be 0 to {MAX_SETTLE_SECONDS}")
-    extras = check_policy_extras(data)  # missed turns, replacement, vacations (docs/deadlines.md)
+    extras = check_policy_extras(data)  # missed turns, replacement, vacations, clock (docs/deadlines.md)
     if data:
         raise Invalid(f"unknown deadline setting {sorted(data)[0][:20]!r}")
     policy: dict[str, Any] = {"hours": hours, "on_missed": on_missed, **extras}

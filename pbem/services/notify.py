@@ -27,7 +27,10 @@ from pbem.outbox.delivery import PREFERENCES
 from pbem.outbox.messages import queued, send_mail
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.services import kinds, links, moves_mail
+from pbem.services.clock import clock_text
 from pbem.services.links import base_url
+from pbem.services.policy import policy_of
+from pbem.timezones import when
 
 
 def mail_user(session: Session, user: User | None, subject: str, body: str, *, topic: str,
@@ -64,9 +67,12 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     if queued(session, key):  # asked before the news below is claimed for this mail
         return
     url = links.game(base_url(), game.id)
+    clock = policy_of(game).clock
+    timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
+        if clock is not None and seat.deadline_at is not None else ""
     # Replies go to the seat's own token address; one mail per seat and decision.
     send_mail(session, address, turn_subject(game),
-              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\nOpen the game:\n{url}\n\n"
+              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\n{timing}Open the game:\n{url}\n\n"
               f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
               + moves_mail.since_last_turn(session, game, state, seat),
               topic="turn", reply_to=seat_reply_address(session, seat), key=key)

@@ -18,10 +18,11 @@ from sqlalchemy.orm import Session
 
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
-from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User
+from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User, now
 from pbem.services.dispatch import request_advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected
 from pbem.services.locking import lock_game, unit_of_work
+from pbem.services.schedule import schedule
 from pbem.services.takeover import seat_acted
 from pbem.services.state import game_state, log_lines, record
 
@@ -139,10 +140,13 @@ def _message(orders: list[str], pending: list[str], queued: bool = False) -> str
 
 @unit_of_work
 def withdraw(session: Session, seat: Seat) -> int:
-    """Withdraw the seat's pending orders; returns how many there were."""
-    lock_game(session, seat.game_id)
+    """Withdraw the seat's pending orders; returns how many there were.  The seat owes the
+    decision again: its deadline (and under a clock, its clock) runs again."""
+    game = lock_game(session, seat.game_id)
     result = session.execute(delete(PendingOrder).where(PendingOrder.game_id == seat.game_id,
                                                         PendingOrder.seat == seat.name))
+    if game.status == Game.ACTIVE:
+        schedule(session, game, now(), game_state(session, game))
     session.commit()
     return result.rowcount or 0  # type: ignore[attr-defined]
 

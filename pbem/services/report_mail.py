@@ -38,6 +38,7 @@ from pbem.reports.render import render_report
 from pbem.reports.safety import bounded
 from pbem.services import links, notify
 from pbem.services.links import base_url
+from pbem.services.schedule import due_of
 from pbem.services.state import game_state, log_lines, record
 from pbem.tasks import REPORT_QUEUE, after_commit, producer
 
@@ -221,7 +222,7 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
     report = job.topic == ReportJob.REPORT
     facts: dict[str, Any] = {
         "title": game.title, "names": {s.name: s.label for s in game.seats if s.name},
-        "tz": user.time_zone or "UTC", "deadline": game.deadline_at,
+        "tz": user.time_zone or "UTC", "deadline": due_of(game, seat),
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
                   **({"report": f"{links.game(base, game.id)}/reports/{job.round}.pdf"} if report else {})}}

@@ -8,6 +8,10 @@ around by hand:
     deadline = decision_at + hours[kind] + extended_hours + deadline_delay, then stretched
                for owing seats on vacation (rule "stretch"), by at most MAX_STRETCH
 
+Under a clock (pbem/services/clock.py) each owing seat has its own deadline, with the clock's
+per_turn hours plus the seat's reserve in place of hours[kind], stretched for its own
+vacations; the game's deadline is the earliest of them.
+
 where `decision_at` is when the decision began, `extended_hours` the host's extensions of
 this decision and `deadline_delay` the seconds added by pauses, outages and the "wait"
 policy's re-arming; `hours[kind]` and the vacation rule are the game's deadline policy
@@ -29,7 +33,8 @@ from sqlalchemy.orm import Session
 
 from engine.core import GameState
 from pbem.models import Game, PendingOrder, Seat, Vacation
-from pbem.services.policy import policy_of
+from pbem.services.clock import clock_now, reserve_of, settle
+from pbem.services.policy import Clock, policy_of
 
 # Reminders, in hours before the deadline; each only when the decision's whole window is
 # at least twice as long (no "24 hours left" for a 24-hour turn: it would come at its start).
@@ -72,19 +77,45 @@ def vacations_of(session: Session, user_ids: Iterable[int], after: datetime) -> 
 
 def compute_deadline(session: Session, game: Game, state: GameState,
                      seats: list[Seat] | None = None) -> datetime | None:
-    """The current decision's deadline (None: this kind has none, or nobody owes it)."""
+    """The current decision's deadline (None: this kind has none, or nobody owes it); under a
+    clock, the earliest of the owing seats' own deadlines."""
+    deadlines = seat_deadlines(session, game, state, owing(session, game, state) if seats is None else seats)
+    return min(deadlines.values(), default=None)
+
+
+def seat_deadlines(session: Session, game: Game, state: GameState, seats: list[Seat]) -> dict[str, datetime]:
+    """Each owing seat's deadline: the game's one, or under a clock the seat's own (its reserve
+    added to the window, stretched for its own vacations).  Empty: this kind has no deadline."""
+    window = _window(game, state)
+    if window is None or not seats:
+        return {}
+    clock = policy_of(game).clock
+    if clock is None:
+        deadline = _stretched(session, game, seats, window)
+        return {seat.name: deadline for seat in seats if seat.name}
+    return {seat.name: _stretched(session, game, [seat], window + timedelta(seconds=reserve_of(seat, clock)))
+            for seat in seats if seat.name}
+
+
+def _window(game: Game, state: GameState) -> timedelta | None:
+    """The current decision's window before vacations: the kind's hours, or under a clock its
+    free hours (each seat adds its reserve); None: this kind has no deadline."""
     if game.decision_at is None:
         return None
     policy = policy_of(game)
     kind = current_kind(state)
     hours = policy.hours_for(kind) if kind else None
-    seats = owing(session, game, state) if seats is None else seats
-    if hours is None or not seats:
+    if hours is None:
         return None
-    window = timedelta(hours=hours)
+    return timedelta(hours=hours if policy.clock is None else policy.clock.per_turn)
+
+
+def _stretched(session: Session, game: Game, seats: list[Seat], window: timedelta) -> datetime:
+    """decision_at + window + extensions + delays, stretched for these seats' vacations."""
+    assert game.decision_at is not None
     base = (game.decision_at + window + timedelta(hours=game.extended_hours or 0)
             + timedelta(seconds=game.deadline_delay or 0))
-    if policy.vacation != "stretch":
+    if policy_of(game).vacation != "stretch":
         return base
     deadline = base
     away = vacations_of(session, (seat.user_id for seat in seats if seat.user_id), game.decision_at)
@@ -109,22 +140,56 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
         game.deadline_at = None
         return before != (game.deadline_at, game.decision_seq)
     seq = len(state.order_log())
+    clock = policy_of(game).clock
     if game.decision_seq != seq:  # a new decision
+        if clock is not None:
+            settle(session, game, clock, now)  # the decision that ended takes its time from the reserves
         game.decision_seq, game.decision_at = seq, now
         game.extended_hours, game.deadline_delay, game.reminded = 0, 0, None
         for seat in game.seats:  # a queue hold lasts for the decision it was set in
             if seat.queue_held_seq is not None and seat.queue_held_seq != seq:
                 seat.queue_held_seq = None
-    deadline = compute_deadline(session, game, state)
+    seats = owing(session, game, state)
+    deadlines = seat_deadlines(session, game, state, seats)
+    if clock is not None:
+        _keep_clocks(game, clock, seats, deadlines, now)
+    deadline = min(deadlines.values(), default=None)
     if deadline != game.deadline_at:
         game.deadline_at = deadline
-        if deadline is not None and game.decision_at is not None:
-            # Reminders whose time has passed already count as given: a new or moved
-            # deadline is announced by whatever moved it, not by a burst of reminders.
-            passed = passed_reminder(deadline, game.decision_at, now)
-            if passed is not None and (game.reminded is None or passed < game.reminded):
-                game.reminded = passed
+        game.reminded = _reminded(game, deadline, game.reminded, now)
     return before != (game.deadline_at, game.decision_seq)
+
+
+def _reminded(game: Game, deadline: datetime | None, reminded: int | None, now: datetime) -> int | None:
+    """Reminders whose time has passed already count as given: a new or moved deadline is
+    announced by whatever moved it, not by a burst of reminders."""
+    if deadline is None or game.decision_at is None:
+        return reminded
+    passed = passed_reminder(deadline, game.decision_at, now)
+    return passed if passed is not None and (reminded is None or passed < reminded) else reminded
+
+
+def _keep_clocks(game: Game, clock: Clock, seats: list[Seat], deadlines: dict[str, datetime], now: datetime) -> None:
+    """Start the clock of each seat that owes the decision, keep its own deadline, and note when
+    a seat acts (its charge counts from then; withdrawing its orders runs its clock again)."""
+    if not deadlines:  # no deadline for this kind: no clock runs
+        return
+    owes = {seat.name for seat in seats}
+    for seat in game.seats:
+        if seat.name in owes:
+            if seat.clock_seq != game.decision_seq:
+                seat.clock_seq, seat.reserve_seconds, seat.reminded = game.decision_seq, reserve_of(seat, clock), None
+            seat.clock_acted_at = None
+            if deadlines[seat.name] != seat.deadline_at:
+                seat.deadline_at = deadlines[seat.name]
+                seat.reminded = _reminded(game, seat.deadline_at, seat.reminded, now)
+        elif seat.clock_seq == game.decision_seq and seat.clock_acted_at is None:
+            seat.clock_acted_at = clock_now(game, now)
+
+
+def due_of(game: Game, seat: Seat) -> datetime | None:
+    """When the seat's current decision is due: its own deadline under a clock, else the game's."""
+    return seat.deadline_at if seat.deadline_at is not None else game.deadline_at
 
 
 def whole_seconds(span: timedelta) -> int:

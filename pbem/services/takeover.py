@@ -43,9 +43,11 @@ def rename_seat(session: Session, game: Game, seat_name: str, player_name: str) 
 
 
 def clear_seat(session: Session, game: Game, seat: Seat) -> None:
-    """Forget what the seat's previous player left: plans, misses, offers (it changes hands)."""
+    """Forget what the seat's previous player left: plans, misses, offers, its clock (it changes hands)."""
     seat.replacement_offered_at = seat.stand_in = seat.stand_in_reason = None
     seat.missed_in_row, seat.last_error, seat.queue_held_seq = 0, None, None
+    # Under a clock the new player starts with the initial reserve, not what the last one left.
+    seat.reserve_seconds = seat.clock_seq = seat.clock_acted_at = seat.deadline_at = seat.reminded = None
     for model in (PendingOrder, QueuedTurn):  # the previous player's plans are not the new one's
         for row in session.scalars(select(model).where(model.game_id == game.id, model.seat == seat.name)):
             session.delete(row)

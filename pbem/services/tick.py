@@ -19,7 +19,8 @@ overlap never both act on one deadline.  In order:
    one more window.  Either way it counts as a missed deadline; after `replace_after` in a
    row the seat is offered for takeover and a stand-in bot plays it until someone takes it
    (pbem/services/takeover.py).
-4. Reminders, each once per deadline, to the seats that have not acted.
+4. Reminders, each once per deadline, to the seats that have not acted (under a clock, by
+   each seat's own deadline).
 5. Daily digests of opponents' moves whose local hour has come (pbem/services/moves_mail.py).
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core import GameState, OrderError
-from pbem.models import ERROR_MAX, Game, PendingOrder, TickFailure, TickState, User
+from pbem.models import ERROR_MAX, Game, PendingOrder, Seat, TickFailure, TickState, User
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import StaleGame
@@ -47,7 +48,9 @@ from pbem.services.locking import bump_version, claim_game
 from pbem.services.moves_mail import send_digests
 from pbem.services.notify import mail_seat, mail_user
 from pbem.services.policy import policy_of
-from pbem.services.schedule import REMINDER_HOURS, current_kind, owing, passed_reminder, schedule, whole_seconds
+from pbem.services.clock import clock_text
+from pbem.services.schedule import (REMINDER_HOURS, current_kind, due_of, owing, passed_reminder, schedule,
+                                    whole_seconds)
 from pbem.services.state import game_state
 from pbem.services.takeover import offer_seat
 from pbem.services.vacations import sync_stand_ins
@@ -123,13 +126,8 @@ def _run(session: Session, now: datetime, gap: timedelta | None, report: TickRep
     else:
         for game_id in due:
             _each(session, game_id, report, lambda game: _fire(session, game, now, report))
-    horizon = now + timedelta(hours=max(REMINDER_HOURS))
-    for game_id, deadline, decision_at, reminded in session.execute(
-            select(Game.id, Game.deadline_at, Game.decision_at, Game.reminded)
-            .where(Game.status == Game.ACTIVE, Game.paused_at.is_(None), Game.deadline_at > now,
-                   Game.deadline_at <= horizon).order_by(Game.id)).all():
-        if _reminder_due(deadline, decision_at, reminded, now) is not None:
-            _each(session, game_id, report, lambda game: _remind(session, game, now, report))
+    for game_id in _reminders_due(session, now):
+        _each(session, game_id, report, lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
     report.digests = send_digests(session, now)  # 5. opponents' moves, once a day per person
 
@@ -300,7 +298,8 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     if not _running(game) or game.deadline_at is None or game.deadline_at > now:
         return
     state = game_state(session, game)
-    seats = owing(session, game, state)
+    # Under a clock each seat has its own deadline: only those whose time ran out missed it.
+    seats = [seat for seat in owing(session, game, state) if (due_of(game, seat) or now) <= now]
     if not seats:  # nobody owes it any more (orders came in): just bring the schedule up to date
         schedule(session, game, now, state)
         session.commit()
@@ -324,7 +323,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
                       user_id=seat.user_id)
             mail_seat(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
-                      f"You missed the deadline ({when(game.deadline_at, seat.user)}) to {what} in "
+                      f"You missed the deadline ({when(due_of(game, seat), seat.user)}) to {what} in "
                       f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
                       f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
                       f"offered to a replacement player).\n\n{url}\n", topic="missed")
@@ -338,8 +337,8 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
             offered.append(seat)
             report.offered.append((game.id, seat.name))
     if not play_default:
-        window = policy.hours_for(kind) or 24
-        game.deadline_delay = (game.deadline_delay or 0) + window * 3600  # the game waits one more window
+        # The game waits one more window (under a clock: its free hours and one increment).
+        game.deadline_delay = (game.deadline_delay or 0) + policy.rearm_hours(kind) * 3600
         schedule(session, game, now, state)
         host = session.get(User, game.created_by) if game.created_by else None
         names = ", ".join(seat_title(seat) for seat in seats)
@@ -370,22 +369,43 @@ def _reminder_due(deadline: datetime | None, decision_at: datetime | None, remin
     return offset
 
 
+def _reminders_due(session: Session, now: datetime) -> list[int]:
+    """Games with a reminder due: by the game's deadline, or under a clock by a seat's own."""
+    horizon = now + timedelta(hours=max(REMINDER_HOURS))
+    running = (Game.status == Game.ACTIVE, Game.paused_at.is_(None))
+    games = session.execute(select(Game.id, Game.deadline_at, Game.decision_at, Game.reminded)
+                            .where(*running, Game.deadline_at > now, Game.deadline_at <= horizon)).all()
+    seats = session.execute(select(Seat.game_id, Seat.deadline_at, Game.decision_at, Seat.reminded)
+                            .join(Game, Game.id == Seat.game_id)
+                            .where(*running, Seat.clock_seq == Game.decision_seq, Seat.clock_acted_at.is_(None),
+                                   Seat.deadline_at > now, Seat.deadline_at <= horizon)).all()
+    return sorted({game_id for game_id, deadline, decision_at, reminded in [*games, *seats]
+                   if _reminder_due(deadline, decision_at, reminded, now) is not None})
+
+
 def _remind(session: Session, game: Game, now: datetime, report: TickReport) -> None:
     if not _running(game):
         return
-    offset = _reminder_due(game.deadline_at, game.decision_at, game.reminded, now)
-    if offset is None:
-        return
+    clock = policy_of(game).clock
     state = game_state(session, game)
     what = kinds.ask(game.kind, current_kind(state))
     url = links.game(base_url(), game.id)
-    left = game.deadline_at - now  # type: ignore[operator]
+    game_offset = None if clock is not None else _reminder_due(game.deadline_at, game.decision_at, game.reminded, now)
     for seat in owing(session, game, state):
+        # Under a clock each seat is reminded by its own deadline, else all by the game's.
+        offset = _reminder_due(seat.deadline_at, game.decision_at, seat.reminded, now) if clock else game_offset
+        deadline = due_of(game, seat)
+        if offset is None or deadline is None:
+            continue
+        left = max(1, round((deadline - now).total_seconds() / 3600))
+        extra = f"\n\n{clock_text(seat, clock)}" if clock is not None else ""
         if mail_seat(session, game, seat.user, f"d{game.decision_seq}-{offset}h",
                      f"Reminder: {game.title} waits for you",
-                     f"{game.title} waits for you to {what}. The deadline is {when(game.deadline_at, seat.user)} "
-                     f"(in about {max(1, round(left.total_seconds() / 3600))} hours).\n\n{url}\n",
-                     topic="reminder"):
+                     f"{game.title} waits for you to {what}. The deadline is {when(deadline, seat.user)} "
+                     f"(in about {left} hours).{extra}\n\n{url}\n", topic="reminder"):
             report.reminded.append((game.id, seat.name or ""))
-    game.reminded = offset
+        if clock is not None:
+            seat.reminded = offset
+    if game_offset is not None:
+        game.reminded = game_offset
     session.commit()

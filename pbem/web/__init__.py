@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, flash, g, make_response, redirect, render_template, request, url_for
 
 from pbem.models import User
+from pbem.services.clock import hours_text
 from pbem.services.errors import ServiceError
 from pbem.timezones import when, zone_of
 
@@ -37,6 +38,7 @@ def register(app: Flask) -> None:
                                                          e.get_response().headers))
     app.jinja_env.filters["localtime"] = localtime
     app.jinja_env.filters["when"] = lambda moment: when(moment, current_user())
+    app.jinja_env.filters["reserve"] = hours_text  # a clock's reserve in seconds, as hours or days
     app.jinja_env.globals["base_url"] = lambda: current_app.config["PBEM_BASE_URL"]
 
 

@@ -33,6 +33,10 @@ def home() -> Any:
     return render_template("lobby/home.html", lists=lists)
 
 
+CLOCK_FIELDS = (("initial", "Reserve at the start (hours)"), ("increment", "Added per decision (hours)"),
+                ("maximum", "Reserve at most (hours)"), ("per_turn", "Free hours per decision (not from the reserve)"))
+
+
 def _form_defaults(rules: GameRules) -> dict[str, Any]:
     """What the new-game form offers for the game it creates: its player counts, bots, setup
     choices, rule options and kinds of decision (with their default deadlines)."""
@@ -44,7 +48,7 @@ def _form_defaults(rules: GameRules) -> dict[str, Any]:
             "setup_options": presentation(rules.name).setup_options(), "options": rules.options,
             "hours": default_hours(rules.name), "on_missed": lobby.ON_MISSED,
             "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
-            "policy_defaults": POLICY_DEFAULTS}
+            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS}
 
 
 def _int(value: str | None, name: str, default: int | None = None) -> int | None:
@@ -76,11 +80,14 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
 
 
 def _policy_from_form(form: Any) -> dict[str, Any]:
-    """Missed turns, replacement and vacations (docs/deadlines.md); left out: the defaults."""
+    """Missed turns, replacement, vacations and the clock (docs/deadlines.md); left out: the defaults."""
     policy: dict[str, Any] = {key: form[key] for key in ("default", "abandoned", "vacation") if form.get(key)}
     replace_after = _int(form.get("replace_after"), "missed deadlines before replacement")
     if replace_after is not None:
         policy["replace_after"] = replace_after
+    clock = {key: _int(form.get(f"clock_{key}"), f"the clock's {key}") for key, _ in CLOCK_FIELDS}
+    if any(value is not None for value in clock.values()):  # all empty: no clock
+        policy["clock"] = {key: value for key, value in clock.items() if key != "per_turn" or value is not None}
     return policy
 
 
