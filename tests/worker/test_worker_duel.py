@@ -272,7 +272,7 @@ def test_a_whole_duel_by_web_api_and_mail_advanced_by_a_real_worker(app, client,
     wait_until(lambda: all(job.done_at for job in jobs_of(session, game_id)), 240, "every report job to be done",
                interval=0.2)
     jobs = jobs_of(session, game_id)
-    assert sorted((j.kind, j.age, j.phase) for j in jobs) == sorted(
+    assert sorted((j.topic, j.round, j.phase) for j in jobs) == sorted(
         [(ReportJob.NOTICE, n, "bidding") for n in range(1, ROUNDS + 1)]
         + [(ReportJob.REPORT, n, "picking") for n in range(1, ROUNDS + 1)])
     assert "pbem.render_reports" in worker.log()
