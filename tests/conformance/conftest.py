@@ -7,7 +7,6 @@ service suite's business (it runs every test on both); this suite plays whole ga
 registered game, and twice as many would double its minutes for nothing a game can break."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -22,10 +21,9 @@ for _path in (str(_HERE), str(_SERVICE), str(_HERE.parent / "gateway")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-_spec = importlib.util.spec_from_file_location("service_conftest_for_conformance", _SERVICE / "conftest.py")
-assert _spec is not None and _spec.loader is not None
-service = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(service)
+from databases import service_conftest  # noqa: E402
+
+service = service_conftest("service_conftest_for_conformance")
 
 # The service suite's per-test fixtures; `backend_app` below replaces theirs.
 app, client, session = service.app, service.client, service.session

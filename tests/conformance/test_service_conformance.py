@@ -352,7 +352,7 @@ def test_every_report_and_notice_renders_for_every_seat(name, count):
 
 # ---- secrets: twin games ------------------------------------------------------------------------
 
-def twin_moments(rules: Rules, record: dict[str, Any]) -> list[tuple[int, State]]:
+def twin_moments(record: dict[str, Any]) -> list[tuple[int, State]]:
     """(step, state) at the first moment of each kind of secret decision that several seats owe."""
     found: dict[str, tuple[int, State]] = {}
     for step, state in enumerate(replay_steps(record)):
@@ -380,7 +380,7 @@ def test_no_report_or_notice_shows_a_seat_another_seats_secret(name, count):
     secret choices, give every other seat the same reports, notices and next step."""
     rules = GAMES[name]
     record = recorded(name, count)
-    moments = twin_moments(rules, record)
+    moments = twin_moments(record)
     assert moments, "the game never asked a secret choice of several seats at once"
     compared = 0
     for step, state in moments:

@@ -2,7 +2,6 @@
 their own, and a controllable clock: every service call here takes `now`; nothing sleeps."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -17,10 +16,9 @@ for _path in (str(_HERE), str(_SERVICE)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-_spec = importlib.util.spec_from_file_location("service_conftest_for_deadlines", _SERVICE / "conftest.py")
-assert _spec is not None and _spec.loader is not None
-service = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(service)
+from databases import service_conftest  # noqa: E402
+
+service = service_conftest("service_conftest_for_deadlines")
 
 # The service suite's per-test fixtures; `backend_app` below replaces theirs.
 app, client, session, ana, bo = service.app, service.client, service.session, service.ana, service.bo

@@ -4,7 +4,6 @@ loopback port.  Mail processing is inline in the gateway's own thread, and deliv
 SMTP to the sink, so a test speaks SMTP both ways."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -20,10 +19,9 @@ for _path in (str(_HERE.parent / "service"), str(_HERE)):
         sys.path.insert(0, _path)
 
 # The service suite's fixtures module, loaded under its own name (two conftest modules clash).
-_spec = importlib.util.spec_from_file_location("service_conftest", _HERE.parent / "service" / "conftest.py")
-service = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-assert _spec and _spec.loader
-_spec.loader.exec_module(service)
+from databases import service_conftest  # noqa: E402
+
+service = service_conftest("service_conftest")
 
 from pbem.app import create_app  # noqa: E402
 from pbem.db import upgrade  # noqa: E402

@@ -1,8 +1,12 @@
 """The test databases: the PostgreSQL server's test database (a fresh schema per test
-process) and the app configuration the service tests use (conftest.py builds the apps)."""
+process) and the app configuration the service tests use (conftest.py builds the apps), and
+that conftest as a module for the other directories that reuse its fixtures."""
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -65,3 +69,14 @@ def app_config(url: str, **extra: Any) -> dict[str, Any]:
     return {"TESTING": True, "PBEM_ENV": "testing", "SECRET_KEY": "test-secret", "DATABASE_URL": url,
             "PBEM_BASE_URL": BASE_URL, "PBEM_ORDER_LIMIT": "1000 per minute",
             "PBEM_SIGNIN_LIMIT": "100 per minute", "PBEM_SIGNIN_IP_LIMIT": "1000 per minute", **extra}
+
+
+def service_conftest(name: str) -> ModuleType:
+    """The service suite's conftest.py (its fixtures and helpers) loaded as a module named
+    `name`: a directory that reuses its fixtures cannot import it as `conftest`, its own
+    conftest's name."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
