@@ -18,9 +18,8 @@ from typing import Any
 
 import engine
 from engine.aztlan.boardgen import generate_board
-from engine.aztlan.bots import RandomBot, play_out
 from engine.aztlan.game import GAME
-from engine.core import play_out as play_any
+from engine.core import play_out
 
 RUNS = 5
 GAMES = 200
@@ -28,30 +27,25 @@ WARM_GAMES = 5
 GAME_SECONDS = 20.0  # the time one game and player count may take, about
 
 
-def _record(seed: int, players: int) -> dict[str, Any]:
-    return {"players": GAME.seating(seed, players), "seed": seed}
-
-
-def _play(players: int, first_seed: int, keep: bool = False) -> list[Any]:
-    """GAMES whole games; each is dropped once finished (as a worker drops the game it
-    advanced) unless `keep`: kept games cost every later game the garbage collector's scans."""
+def _play_game(name: str, players: int, first_seed: int, count: int = GAMES, keep: bool = False) -> list[Any]:
+    """`count` whole random-bot games of a registered game, through the contract alone; each
+    is dropped once finished (as a worker drops the game it advanced) unless `keep`: kept
+    games cost every later game the garbage collector's scans."""
+    game = engine.get_game(name)
     states = []
-    for seed in range(first_seed, first_seed + GAMES):
-        state = GAME.new_game(_record(seed, players))
-        play_out(state, [RandomBot(f"{seed}:{i}") for i in range(players)])
+    for seed in range(first_seed, first_seed + count):
+        state = game.new_game({"game": name, "players": game.seating(seed, players), "seed": seed})
+        play_out(state, [game.make_bot("random", f"{seed}:{i}") for i in range(players)])
+        if not state.is_over():
+            raise RuntimeError(f"{name} game {seed} did not end")
         if keep:
             states.append(state)
     return states
 
 
-def _play_game(name: str, players: int, first_seed: int, count: int = GAMES) -> None:
-    """`count` whole random-bot games of a registered game, through the contract alone."""
-    game = engine.get_game(name)
-    for seed in range(first_seed, first_seed + count):
-        state = game.new_game({"game": name, "players": game.seating(seed, players), "seed": seed})
-        play_any(state, [game.make_bot("random", f"{seed}:{i}") for i in range(players)])
-        if not state.is_over():
-            raise RuntimeError(f"{name} game {seed} did not end")
+def _play(players: int, first_seed: int, keep: bool = False) -> list[Any]:
+    """GAMES whole games of Aztlán."""
+    return _play_game("aztlan", players, first_seed, keep=keep)
 
 
 def _timed(work) -> float:
@@ -62,7 +56,7 @@ def _timed(work) -> float:
 
 def run() -> list[dict[str, Any]]:
     rows = []
-    GAME.new_game(_record(0, 4))  # load and cache the default board and edition first
+    GAME.new_game({"players": GAME.seating(0, 4), "seed": 0})  # load and cache the default board and edition first
     for name, game in engine.games().items():
         for players in range(game.max_players, game.min_players - 1, -1):
             # Warm up (data files, caches) and learn a game's cost: a slow game plays fewer
@@ -98,7 +92,7 @@ def run() -> list[dict[str, Any]]:
 
     def setup_only() -> None:
         for seed in range(GAMES):
-            GAME.new_game(_record(seed, 4))
+            GAME.new_game({"players": GAME.seating(seed, 4), "seed": seed})
 
     generated = statistics.median(_timed(lambda: generate_board(12345)) for _ in range(RUNS))
     rows.append({"name": "engine.aztlan.board_generation", "value": round(generated * 1000, 1), "unit": "ms",

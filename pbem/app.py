@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFError
-from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader
 
 import pbem.mail.models  # noqa: F401  - the gateway's table joins the metadata
 import pbem.outbox.models  # noqa: F401  - and so do the tables of outgoing mail
@@ -13,7 +13,7 @@ from pbem.api import api_bp
 from pbem.checks import warn_missing_parts
 from pbem.config import ROOT, load_config
 from pbem.extensions import csrf, db, limiter
-from pbem.games import template_folders
+from pbem.games import template_loader as game_templates
 from pbem.inputs import DatabaseInt, JSONProvider, refuse_hostile_input
 from pbem.logs import redact_secret_links
 from pbem.mail.webhook import bp as mail_bp
@@ -57,12 +57,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def template_loader() -> BaseLoader:
-    """templates/, then each game presentation's template folder under "games/<game>/"
-    (pbem.games.template_folders), wherever its package keeps it."""
-    games: dict[str, BaseLoader] = {}
-    for prefix, folder in template_folders().items():
-        games[prefix.split("/", 1)[1]] = FileSystemLoader(str(folder))
-    return ChoiceLoader([FileSystemLoader(str(ROOT / "templates")), PrefixLoader({"games": PrefixLoader(games)})])
+    """templates/, then each game presentation's templates under "games/<game>/"."""
+    return ChoiceLoader([FileSystemLoader(str(ROOT / "templates")), game_templates()])
 
 
 def _load_user() -> None:

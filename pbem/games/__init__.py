@@ -16,6 +16,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import jinja2
+
 from engine import get_game
 from engine.core import Option, OrderError, State
 
@@ -248,11 +250,13 @@ def presentation(game: str) -> Presentation:
     return Presentation(game)
 
 
-def template_folders() -> dict[str, Path]:
-    """Each registered presentation's template folder by the prefix it is found under."""
+def template_loader() -> jinja2.BaseLoader:
+    """Each registered presentation's templates, found as "games/<game>/<file>" in the
+    presentation's own folder (the web's and the reports' loaders both put it beside their
+    own templates)."""
     folders = {}
     for point in entry_points(group=GROUP):
         shown = presentation(point.name)
         if shown.templates is not None:
-            folders[f"games/{point.name}"] = shown.templates
-    return folders
+            folders[point.name] = jinja2.FileSystemLoader(str(shown.templates))
+    return jinja2.PrefixLoader({"games": jinja2.PrefixLoader(folders)})

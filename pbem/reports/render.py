@@ -35,7 +35,7 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from pbem.games import presentation, template_folders
+from pbem.games import presentation, template_loader
 from pbem.reports import content as _content
 from pbem.reports.safety import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, make_url_fetcher, read_asset
 from pbem.text import clean_text
@@ -85,12 +85,8 @@ class RenderedReport:
 def environment(folder: str = str(TEMPLATES)) -> jinja2.Environment:
     """Report templates: the shared ones in `folder` by their names, each game's under
     "games/<game>/" in its presentation's own folder."""
-    games: dict[str, jinja2.BaseLoader] = {}
-    for prefix, path in template_folders().items():
-        games[prefix.removeprefix("games/")] = jinja2.FileSystemLoader(str(path))
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({"games": jinja2.PrefixLoader(games)}),
-                                    jinja2.FileSystemLoader(folder)]),
+        loader=jinja2.ChoiceLoader([template_loader(), jinja2.FileSystemLoader(folder)]),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml"),
                                             default_for_string=True, default=False),
         undefined=jinja2.StrictUndefined,
