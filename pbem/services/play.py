@@ -162,6 +162,7 @@ class GameView:
     view: dict[str, Any]  # the engine's view for that seat (public view for everyone else)
     my_pending: list[str] = field(default_factory=list)
     submitted: list[str] = field(default_factory=list)  # waiting seats whose orders are in (and bots)
+    owed: dict[str, list[str]] = field(default_factory=dict)  # seat -> kinds still owed, in seat order
     round: int = 0  # where the game stands (public): the state's round and phase
     phase: str = ""
 
@@ -184,9 +185,14 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
     waiting = {d["seat"] for d in view["decisions"]}
     # Bots decide the moment the others have: count them as in.
     ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}
+    owed: dict[str, list[str]] = {}
+    for decision in view["decisions"]:
+        kinds = owed.setdefault(decision["seat"], []) if decision["seat"] not in ready else []
+        if decision["kind"] not in kinds:
+            kinds.append(decision["kind"])
     return GameView(game, seat, view,
                     my_pending=[text for owner, text in pending if owner == seat_name],
-                    submitted=sorted(ready & waiting), round=state.round, phase=state.phase)
+                    submitted=sorted(ready & waiting), owed=owed, round=state.round, phase=state.phase)
 
 
 def finished_record(session: Session, game: Game) -> dict[str, Any]:
