@@ -103,3 +103,76 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
     page.wait_for_selector(f"text=Applied: place {target}")
     page.screenshot(path=str(ARTIFACTS / "browser-place-pawn.png"), full_page=True)
     assert "placed a pawn in" in page.inner_text(".history")
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    """The app with its fallback poll off: a page changes only through its event stream."""
+    url = f"sqlite:///{tmp_path}/live.sqlite3"
+    upgrade(url)
+    app = create_app({"PBEM_ENV": "testing", "SECRET_KEY": "browser-test", "DATABASE_URL": url,
+                      "PBEM_BASE_URL": "http://127.0.0.1", "PBEM_PAGE_POLL": 0})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{httpd.server_port}"
+    app.config["PBEM_BASE_URL"] = base
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield base, app
+    httpd.shutdown()
+    thread.join(5)
+
+
+def sign_in(page, server: str, address: str) -> None:
+    page.goto(f"{server}/signin")
+    page.fill("input[name=email]", address)
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Check your mail")
+    page.goto(f"{server}/dev/outbox")
+    text = page.inner_text(f"article.mail:has(.to:text-is('{address}')) pre")
+    page.goto(re.search(r"https?://\S+/signin/\S+", text).group(0))
+    page.click("#confirm")
+    page.wait_for_url(f"{server}/")
+
+
+def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(live_server):
+    """Two players in two browsers: each one's move reaches the other's open page through its
+    event stream (the fallback poll is off), at desktop size and at 360 px, where nothing
+    scrolls sideways."""
+    server, app = live_server
+    from pbem.extensions import db
+    from pbem.services import lobby
+    from service_helpers import make_game, make_user
+    with app.app_context():
+        ana, bo = make_user(db.session(), "ana@example.com", "Ana"), make_user(db.session(), "bo@example.com", "Bo")
+        game = make_game(db.session(), ana, game="duel", players=2, bots=(), invites=["bo@example.com"], seed=3)
+        lobby.join_game(db.session(), game.id, bo)
+        game_url = f"{server}/games/{game.id}"
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ana_page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        bo_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        for page, address in ((ana_page, "ana@example.com"), (bo_page, "bo@example.com")):
+            page.set_default_timeout(30_000)  # generous: a loaded machine, not a timing
+            sign_in(page, server, address)
+            page.goto(game_url)
+            page.wait_for_selector("form.decision[data-kind=bid]")
+        assert ana_page.get_attribute("meta[name=pbem-live]", "data-poll-seconds") == "0"
+        ana_page.evaluate("window.notReloaded = true")
+
+        bo_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 1")
+        bo_page.click("form.decision[data-kind=bid] button[type=submit]")
+        bo_page.wait_for_selector("text=Accepted, waiting: bid 1")
+        ana_page.wait_for_selector("text=Orders in: Bo")  # pushed: Ana did nothing
+        assert ana_page.evaluate("window.notReloaded === undefined")  # the page was drawn anew
+
+        bo_page.evaluate("window.notReloaded = true")
+        ana_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 2")
+        ana_page.click("form.decision[data-kind=bid] button[type=submit]")
+        bo_page.wait_for_selector("form.decision[data-kind=pick], section.waiting")
+        bo_page.wait_for_function("window.notReloaded === undefined")
+        assert "bid 1" not in bo_page.inner_text("section.waiting") if bo_page.is_visible("section.waiting") else True
+        assert bo_page.evaluate("document.documentElement.scrollWidth") <= 360, "the page scrolls sideways at 360 px"
+        ARTIFACTS.mkdir(exist_ok=True)
+        bo_page.screenshot(path=str(ARTIFACTS / "browser-live-phone.png"), full_page=True)
+        browser.close()
