@@ -1,0 +1,1 @@
+"""Leagues: seasons of rounds of games, fair seating, standings and ratings (docs/leagues.md)."""
