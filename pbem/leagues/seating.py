@@ -184,24 +184,22 @@ def _lowest(group: Sequence[str], score, rng: random.Random) -> str:
 def _design_first_seats(continuation: list[Groups], history: _History, rng: random.Random) -> list[str]:
     """Who sits first at each table of a design's next round: the best of several seeded
     greedy plays of all the design's remaining rounds, judged by how even the first seats are
-    after each of them (the season may stop at any round)."""
+    after each of them, the nearest round first (the season may stop at any round)."""
     players = sorted({player for group in continuation[0] for player in group})
     start = {player: history.first_excess(player) for player in players}
-    best, best_score = None, None
+    best, best_score = [], None
     for _ in range(SEAT_TRIALS):
         excess = dict(start)
-        picks, score = [], (0.0, 0.0)
-        for number, groups in enumerate(continuation):
+        picks, score = [], []
+        for groups in continuation:
             ordered = sorted(groups, key=len, reverse=True)
             chosen = [_lowest(group, excess.__getitem__, rng) for group in ordered]
             for group, leader in zip(ordered, chosen):
                 for player in group:
                     excess[player] -= 1 / len(group)
                 excess[leader] += 1
-            if number == 0:
-                picks = chosen
-            values = excess.values()
-            score = (score[0] + max(values) - min(values), score[1] + sum(value * value for value in values))
+            picks = picks or chosen
+            score.append(round(max(excess.values()) - min(excess.values()), 6))
         if best_score is None or score < best_score:
             best, best_score = picks, score
     return best
@@ -402,71 +400,78 @@ def _binary_spread_cosets(dimension: int) -> tuple:
 
 def _search_groups(players: list[str], shapes: list[tuple[int, int]], size: int, history: _History,
                    rng: random.Random) -> Groups:
-    """Groups of the shapes' sizes that minimise repeated meetings, then turns at short tables,
-    then tables without a player who is owed a first seat: a greedy start improved by simulated
-    annealing of swaps between tables."""
+    """Groups of the shapes' sizes for this round, scored by repeated meetings (a third
+    meeting costs more than two second ones), then turns at short tables, then tables with no
+    player owed a first seat.  A greedy start (the most-met players first, each where it adds
+    least), improved by simulated annealing of swaps of two players between tables."""
     count = len(players)
     order = list(players)
     rng.shuffle(order)
-    cost_of_pair = [[0] * count for _ in range(count)]
-    for a, b in itertools.combinations(range(count), 2):
-        times = history.meetings[frozenset((order[a], order[b]))]
-        if times:
-            cost_of_pair[a][b] = cost_of_pair[b][a] = REPEAT + AGAIN * (times - 1)
+    met = [[history.meetings[frozenset((order[a], order[b]))] if a != b else 0 for b in range(count)]
+           for a in range(count)]
     short_turns = [history.short[player] for player in order]
     first_owed = [history.first_excess(player) for player in order]
     capacity = [people for people, _ in shapes]
-    is_short = [people < size or seats > people for people, seats in shapes]
+    is_short = [people < size for people, _ in shapes]
 
-    def cost(members: list[int], table: int) -> float:
-        total = sum(cost_of_pair[a][b] for a, b in itertools.combinations(members, 2))
-        if is_short[table]:
-            total += SHORT * sum(short_turns[m] for m in members)
+    def lesser(members: list[int], table: int) -> float:
+        """The costs after repeats: turns at a short table, first seats."""
+        total = SHORT * sum(2 * short_turns[m] + 1 for m in members) if is_short[table] else 0
         return total + FIRST * min((first_owed[m] for m in members), default=0)
 
-    # Greedy start: the most-met players first, each to the table where it adds least.
     tables: list[list[int]] = [[] for _ in shapes]
-    pressure = [sum(row) for row in cost_of_pair]
-    for member in sorted(range(count), key=lambda m: -pressure[m]):
-        open_tables = [t for t in range(len(tables)) if len(tables[t]) < capacity[t]]
-        tables[min(open_tables, key=lambda t: cost(tables[t] + [member], t) - cost(tables[t], t))].append(member)
-    where = [0] * count
-    for number, members in enumerate(tables):
-        for member in members:
-            where[member] = number
+    for member in sorted(range(count), key=lambda m: -sum(met[m])):
+        def added(t: int) -> float:
+            return (sum(_again(met[member][m]) for m in tables[t])
+                    + lesser(tables[t] + [member], t) - lesser(tables[t], t))
+        tables[min((t for t in range(len(tables)) if len(tables[t]) < capacity[t]), key=added)].append(member)
     if len(tables) > 1:
-        _anneal(tables, where, cost, rng)
+        _anneal(tables, met, lesser, rng)
     return [[order[m] for m in members] for members in tables]
 
 
-def _anneal(tables: list[list[int]], where: list[int], cost, rng: random.Random) -> None:
-    """Simulated annealing of swaps between two tables, in place; keeps the best seen."""
-    count = len(where)
-    costs = [cost(members, number) for number, members in enumerate(tables)]
-    total = sum(costs)
+def _again(times: int) -> int:
+    """What one more meeting of two players who met `times` times costs."""
+    return 0 if times <= 0 else REPEAT + AGAIN * (times - 1)
+
+
+def _anneal(tables: list[list[int]], met: list[list[int]], lesser, rng: random.Random) -> None:
+    """Simulated annealing of swaps of two players between tables, in place; keeps the best
+    seen.  Stops early once no repeat is left and the lesser costs stopped improving."""
+    count = len(met)
+    where = [0] * count
+    for table, members in enumerate(tables):
+        for member in members:
+            where[member] = table
+    extra = [lesser(members, table) for table, members in enumerate(tables)]
+    repeats = sum(_again(met[a][b]) for members in tables for a, b in itertools.combinations(members, 2))
+    total = repeats + sum(extra)
     best_total, best = total, [list(members) for members in tables]
-    swaps = SWAPS_PER_PLAYER * count
-    patience = PATIENCE_PER_PLAYER * count
+    swaps, patience = SWAPS_PER_PLAYER * count, PATIENCE_PER_PLAYER * count
     hot, cold = REPEAT / 3, 1.0
     since_best = 0
     for step in range(swaps):
-        temperature = hot * (cold / hot) ** (step / swaps)
         a, b = rng.randrange(count), rng.randrange(count)
         ta, tb = where[a], where[b]
         if ta == tb:
             continue
-        new_a = [b if m == a else m for m in tables[ta]]
-        new_b = [a if m == b else m for m in tables[tb]]
-        cost_a, cost_b = cost(new_a, ta), cost(new_b, tb)
-        delta = cost_a + cost_b - costs[ta] - costs[tb]
+        others_a = [m for m in tables[ta] if m != a]
+        others_b = [m for m in tables[tb] if m != b]
+        meetings = (sum(_again(met[b][m]) - _again(met[a][m]) for m in others_a)
+                    + sum(_again(met[a][m]) - _again(met[b][m]) for m in others_b))
+        new_a, new_b = lesser(others_a + [b], ta), lesser(others_b + [a], tb)
+        delta = meetings + new_a + new_b - extra[ta] - extra[tb]
+        temperature = hot * (cold / hot) ** (step / swaps)
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-            tables[ta], tables[tb], costs[ta], costs[tb] = new_a, new_b, cost_a, cost_b
+            tables[ta], tables[tb] = others_a + [b], others_b + [a]
             where[a], where[b] = tb, ta
+            extra[ta], extra[tb] = new_a, new_b
+            repeats += meetings
             total += delta
             if total < best_total - 1e-9:
                 best_total, best, since_best = total, [list(members) for members in tables], 0
                 continue
         since_best += 1
-        if since_best > patience:
+        if since_best > patience and repeats == 0:
             break
     tables[:] = best
