@@ -51,7 +51,7 @@ def seat_round(players: Sequence[str], size: int, past: Sequence[Sequence[Table]
     if not players:
         return []
     shapes = table_shapes(len(players), size, min_size)
-    history = _History(past)
+    history = _History(past, size)
     rng = random.Random(repr(("pbem-seating", seed, len(past), size, sorted(players))))
     continuation = _design_continuation(players, size, past, seed, shapes)
     if continuation is not None:
@@ -125,18 +125,19 @@ def _meetings(rounds: Sequence[Sequence[Table]]) -> Counter[frozenset[str]]:
 
 
 class _History:
-    """What the past rounds leave to balance: meetings, turns at short tables, and for each
+    """What the past rounds leave to balance: meetings, turns at short tables (fewer people
+    than `size`, playing short or with bots), and for each
     seat position how far a player is above (+) or below (-) a fair share of it (a table of n
     people gives each 1/n of each of its n seats)."""
 
-    def __init__(self, past: Sequence[Sequence[Table]]):
+    def __init__(self, past: Sequence[Sequence[Table]], size: int):
         self.meetings = _meetings(past)
         self.short: Counter[str] = Counter()
         self.seat_excess: defaultdict[str, defaultdict[int, float]] = defaultdict(lambda: defaultdict(float))
         for round_ in past:
             for table in round_:
                 people = [player for player in table if player is not None]
-                if len(people) < len(table) or len(people) < max(map(len, round_)):
+                if len(people) < size:  # short, or with bots
                     self.short.update(people)
                 for position, player in enumerate(table):
                     if player is not None:
