@@ -154,7 +154,10 @@ def _turn_options(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
 def _style(svg_id: str) -> str:
     """What clicking shows: a pointer over what may be clicked, a heavy outline on a pick."""
     scope = f"#{svg_id}"
+    # The page's own rule strokes a picked element in its accent colour; here the letters stay
+    # clean and only the piece's or space's outline grows heavy.
     return (f"<style>{scope} [data-territory] {{ cursor: pointer; }} "
+            f"{scope} g[class*=\"selected-\"] {{ stroke: none; }} "
             f"{scope} [class*=\"selected-\"] > .frame, {scope} g.piece[class*=\"selected-\"] > polygon, "
             f"{scope} g.piece[class*=\"selected-\"] > rect "
             f"{{ stroke: {INK}; stroke-width: 4; stroke-dasharray: none; }}</style>")
