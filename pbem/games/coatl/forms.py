@@ -167,15 +167,21 @@ def _choose(form: Any) -> str | None:
     return " ".join(["choose", *cards, *([f"deck {deck}"] if deck != "0" else [])])
 
 
+def _picked(form: Any, name: str, shape: re.Pattern[str], missing: str, malformed: str) -> str:
+    """A select's value, checked against its shape: `missing` when none, `malformed` when odd."""
+    value = str(form.get(name) or "")
+    if not value:
+        raise OrderError(missing)
+    if not shape.fullmatch(value):
+        raise OrderError(malformed)
+    return value
+
+
 def _turn_text(form: Any) -> str:
     action = form.get("action")
     if action == "take":
-        space = str(form.get("take") or "")
-        if not space:
-            raise OrderError("choose a supply space to take")
-        if not _SPACE.fullmatch(space):
-            raise OrderError("take: a supply space is a kind and a number, as in 'body 3'")
-        return f"take {space}"
+        return "take " + _picked(form, "take", _SPACE, "choose a supply space to take",
+                                 "take: a supply space is a kind and a number, as in 'body 3'")
     if action == "choose":
         text = _choose(form)
         if text is None:
@@ -186,12 +192,8 @@ def _turn_text(form: Any) -> str:
     if action == "pass":
         return "pass"
     if action == "sacrifice":
-        token = str(form.get("sacrifice") or "")
-        if not token:
-            raise OrderError("choose the Sacrifice token to use")
-        if not _SACRIFICE.fullmatch(token):
-            raise OrderError("sacrifice: pick KIND, future or commit N")
-        return f"sacrifice {token}"
+        return "sacrifice " + _picked(form, "sacrifice", _SACRIFICE, "choose the Sacrifice token to use",
+                                      "sacrifice: pick KIND, future or commit N")
     raise OrderError(f"choose an action: {', '.join(ACTIONS)}")
 
 
