@@ -203,3 +203,9 @@ def test_the_picture_makes_the_takeable_spaces_and_the_readers_own_pieces_clicka
     for drawn in (SHOWN.board_svg(state, state.view("quetzal"), clickable=True),
                   SHOWN.board_svg(state, state.view(None), clickable=True), SHOWN.board_svg(state, view)):
         assert "data-territory" not in drawn and "<style>" not in drawn
+
+
+def test_without_sacrifice_tokens_no_sacrifice_is_offered():
+    state = position(2, boards={0: "Yh Rb"}, options={"sacrifice_tokens": "off"})
+    assert forms.choices(state.view("macaw"))["sacrifice"] == []
+    assert forms.choices(position(2, boards={0: "Yh Rb"}).view("macaw"))["sacrifice"]  # on by default
