@@ -19,6 +19,7 @@ from pbem.reports import (final_report, phase_notice, render_html, render_mail, 
                           reports_for_record, round_report)
 from pbem.reports.content import facts_for
 from reports_helpers import pdf_text, squash
+from tests.engine.coatl.coatl_support import coatl, play, position
 
 SEED = 7  # three rounds with completed cóatls (two cóatls in round 6), then the final report
 BOTS = ("heuristic", "random", "heuristic")
@@ -203,3 +204,26 @@ def test_another_seats_hand_secret_temple_and_draws_never_reach_a_report(record,
 def test_a_report_made_again_is_the_same(record, reports):
     seat, number, context = reports[0]
     assert round_report(record, seat, number, title=TITLE) == context
+
+
+@pytest.mark.parametrize("cards, told", [
+    ((2, 1), "Ana and Bo finished on 4 points (Ana 2 cards, best cóatl 4; Bo 1 card, best cóatl 4): "
+             "so they rank in this order."),
+    ((1, 1), "Ana and Bo finished on 4 points (Ana 1 card, best cóatl 4; Bo 1 card, best cóatl 4): "
+             "equal on both too, they share a place."),
+])
+def test_the_final_report_says_how_the_tie_break_ranked_equal_scores(cards, told):
+    """"In case of a tie, the player who has the most Prophecy and Temple cards placed next to
+    their completed Cóatls wins. If the tie persists, the player who has the single highest
+    scoring Cóatl wins." Equal on all three, the seats share the place."""
+    made = {s: [coatl("RYB", complete=True, points=4, prophecies=[16, 17][:n])] for s, n in enumerate(cards)}
+    state = position(2, coatls=made)
+    play(state, "pass")
+    play(state, "pass")  # a round of passes ends the game
+    record = {"game": "coatl", "players": [{"seat": "macaw", "name": "Ana"}, {"seat": "quetzal", "name": "Bo"}]}
+    facts = facts_for(state, record)
+    base = {"format": "pbem-report/1", "kind": "final", "round": state.round, "phase": "final",
+            "game": facts.header(), "reader": facts.seat("quetzal"), "next": {}}
+    final = presentation("coatl").report_context(state, state.view("quetzal"), base, facts)["final"]
+    assert final["tie_breaks"] == [told]
+    assert [row["place"] for row in final["ranking"]] == ([1, 2] if cards[0] > cards[1] else [1, 1])
