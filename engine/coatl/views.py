@@ -41,7 +41,7 @@ def build_view(state: "CoatlState", reader: int | None) -> dict[str, Any]:
         {"by": state.trigger["by"], "seat": state.seats[state.trigger["seat"]]},
         "final_turns": [[state.seats[s], actions] for s, actions in state.final_turns],
         "decisions": [d.public() for d in state.decisions(options=False)],
-        "scores": state.final_scores,
+        "scores": state.scores_by_round(),
         "result": state.final.to_json() if state.final else None,
         "events": state.events_for(reader),
     }
