@@ -208,7 +208,7 @@ def best_coatl(position: Position) -> str | None:
     for head, tail in itertools.product(sorted(set(board["head"])), sorted(set(board["tail"]))):
         bodies = board["body"]
         for size in range(1, len(bodies) + 1):
-            for middle in set(itertools.permutations(bodies, size)):
+            for middle in sorted(set(itertools.permutations(bodies, size))):
                 letters = head + "".join(middle) + tail
                 met = [c for c in position.hand if c.times(letters) >= c.least][:4]
                 if met and (best is None or (len(met), -size) > (best[0], best[1])):
