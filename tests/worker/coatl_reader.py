@@ -11,6 +11,7 @@ point: if the words do not say enough, these people cannot play.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -48,7 +49,6 @@ class Temple:
 @dataclass
 class Position:
     """What one round of STATUS, BOARD and HAND answers told."""
-    me: str  # "Ana (macaw)"
     asked: str  # the kind asked of the reader: "keep", "turn", "" (nothing)
     actions: int  # actions left to the reader now
     supply: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # kind -> space -> letters
@@ -56,8 +56,7 @@ class Position:
     deck: int = 0
     commons: list[Temple] = field(default_factory=list)
     board: dict[str, list[str]] = field(default_factory=dict)  # kind -> letters on my board
-    coatls: int = 0  # cóatls begun
-    unfinished: int = 0
+    coatls: int = 0  # cóatls begun (hers are always completed in the action that begins them)
     hand: list[Card] = field(default_factory=list)
     draw: list[Card] = field(default_factory=list)  # setup: the cards to keep from
     temples: list[Temple] = field(default_factory=list)  # my own
@@ -147,7 +146,7 @@ def read(name: str, status: str, board: str, hand: str) -> Position:
         asked = "keep"
     elif "Waiting for: you (play your turn)" in status:
         asked = "turn"
-    position = Position(me="", asked=asked, actions=1)
+    position = Position(asked=asked, actions=1)
     for kind in ("head", "tail", "body"):
         found = re.search(rf"^  {kind}: (.*)$", board, re.M)
         if not found:
@@ -174,7 +173,6 @@ def _seat(position: Position, board: str, name: str) -> Position:
     at = next((i for i, line in enumerate(lines) if line.startswith(f"{name} (")), None)
     if at is None:
         raise Unreadable(f"the BOARD answer has no line for {name}")
-    position.me = lines[at].split(":", 1)[0]
     if match := re.search(r"to play(?: \((\d+) actions left\))?\.$", lines[at]):
         position.actions = int(match[1] or 1)
     for line in lines[at + 1:]:
@@ -183,9 +181,8 @@ def _seat(position: Position, board: str, name: str) -> Position:
         if match := re.fullmatch(r"  board: heads (.*); bodies (.*); tails (.*)", line):
             position.board = {kind: [] if letters == "-" else letters.split()
                               for kind, letters in zip(("head", "body", "tail"), match.groups())}
-        elif match := re.match(r"  cóatl \d+: .*\((complete|unfinished)", line):
+        elif line.startswith("  cóatl "):
             position.coatls += 1
-            position.unfinished += match[1] == "unfinished"
     if not position.board:
         raise Unreadable(f"the BOARD answer does not show {name}'s player board")
     return position
@@ -201,7 +198,7 @@ def keep(position: Position) -> str:
 
 def best_coatl(position: Position) -> str | None:
     """The assembly of a whole cóatl from the board that fulfils the most hand prophecies."""
-    if not position.hand or position.coatls - position.unfinished >= 3 or position.coatls >= 3:
+    if not position.hand or position.coatls >= 3:  # three cóatls is the most a player makes
         return None
     board = position.board
     best: tuple[int, int, str, str, tuple[str, ...], list[Card]] | None = None
@@ -264,10 +261,7 @@ def turn(position: Position) -> str:
 
 
 def _copy(position: Position) -> Position:
-    return Position(position.me, position.asked, position.actions, dict(position.supply), list(position.row),
-                    position.deck, list(position.commons), {k: list(v) for k, v in position.board.items()},
-                    position.coatls, position.unfinished, list(position.hand), list(position.draw),
-                    list(position.temples))
+    return copy.deepcopy(position)
 
 
 def _after_assembly(position: Position, assembly: str) -> Position:
