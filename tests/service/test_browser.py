@@ -1,56 +1,11 @@
 """In a real browser: sign in, create a game, choose a card and place a pawn by clicking the map.
 
-Playwright drives Debian's chromium (/usr/bin/chromium; install it with
-`apt-get install -y chromium`); Playwright's own browser downloads are never used.  The
-app runs on SQLite in a real HTTP server on a free loopback port.  The screenshot is
-saved under artifacts/.
+Playwright drives Debian's chromium; the app runs on SQLite in a real HTTP server
+(browser_support.py).  The screenshot is saved under artifacts/.
 """
 from __future__ import annotations
 
-import os
-import re
-import threading
-from pathlib import Path
-from typing import Iterator
-
-import pytest
-from werkzeug.serving import make_server
-
-from pbem.app import create_app
-from pbem.db import upgrade
-
-CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path}/browser.sqlite3"
-    upgrade(url)
-    app = create_app({"PBEM_ENV": "testing", "SECRET_KEY": "browser-test", "DATABASE_URL": url,
-                      "PBEM_BASE_URL": "http://127.0.0.1"})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    base = f"http://127.0.0.1:{httpd.server_port}"
-    app.config["PBEM_BASE_URL"] = base  # links in mails point at this server
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield base
-    httpd.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture
-def page() -> Iterator[object]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
-        yield context.new_page()
-        context.close()
-        browser.close()
+from browser_support import ARTIFACTS, page, served, server, sign_in  # noqa: F401 (fixtures)
 
 
 # A point inside a territory's shape where a click reaches it (no other territory above).
@@ -69,16 +24,7 @@ _POINT_IN = """(id) => {
 
 def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page):
     page.set_default_timeout(15_000)
-    page.goto(f"{server}/signin")
-    page.fill("input[name=email]", "ana@example.com")
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Check your mail")
-
-    page.goto(f"{server}/dev/outbox")
-    link = re.search(r"https?://\S+/signin/\S+", page.inner_text(".mail pre")).group(0)
-    page.goto(link)
-    page.click("#confirm")
-    page.wait_for_url(f"{server}/")
+    sign_in(page, server, "ana@example.com")
 
     page.goto(f"{server}/games/new")
     page.fill("input[name=title]", "Browser game")

@@ -1,5 +1,5 @@
-"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers
-and the game page's position, all from the reader's view (engine/coatl/views.py)."""
+"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers,
+the game page's position and decision forms, all from the reader's view (engine/coatl/views.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.games.coatl import drawing, pages, text
+from pbem.games.coatl import drawing, forms, pages, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl"
 
@@ -16,6 +16,7 @@ class CoatlPresentation(Presentation):
     game = "coatl"
     templates = TEMPLATES
     position_template = "games/coatl/game/_position.html"
+    decisions_template = "games/coatl/game/_decisions.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return text.sentence(event, names)
@@ -28,7 +29,8 @@ class CoatlPresentation(Presentation):
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
                   highlight: Sequence[Any] = (), id_prefix: str = "b", caption: bool = False) -> str | None:
         names = {str(seat.get("seat")): str(seat.get("name") or seat.get("seat")) for seat in view.get("seats") or []}
-        return drawing.board_svg(view, names, id_prefix=id_prefix, title="Cóatl" if caption else None)
+        return drawing.board_svg(view, names, id_prefix=id_prefix, title="Cóatl" if caption else None,
+                                 clickable=clickable)
 
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return text.board_text(view, names)
@@ -38,6 +40,9 @@ class CoatlPresentation(Presentation):
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         return pages.page_context(view)
+
+    def form_orders(self, form: Any) -> str:
+        return forms.order_text(form)
 
     def first_order(self, decision: Mapping[str, Any]) -> str | None:
         kind, options = decision.get("kind"), decision.get("options") or {}
