@@ -125,7 +125,7 @@ class RandomBot:
             candidates = _steps(shop)
             rng.shuffle(candidates)
             for step in candidates:
-                trial = _copy(shop)
+                trial = shop.copy()
                 try:
                     trial.step(step)
                     closing = _finish_random(trial, rng) if trial.awaiting is not None else []
@@ -135,10 +135,6 @@ class RandomBot:
                 steps += [step, *closing]
                 break
         return Assemble(tuple(steps))
-
-
-def _copy(shop: Workshop) -> Workshop:
-    return Workshop(shop.rules, shop.board, shop.hand, shop.temples, shop.commons, shop.coatls)
 
 
 def _steps(shop: Workshop) -> list[Step]:
