@@ -26,9 +26,25 @@ class Rules:
         self.open_ends = options["open_ends"] == "any-end"
         self.temple_if_able = options["temple"] == "if-able"
         self.requirements = {card.id: card.requirement_for(options) for card in self.prophecies.values()}
+        # Bots and the rules ask about the same cóatls again and again; plain keys hash faster
+        # than the requirements themselves.
+        self._times: dict[tuple[int, str, bool, bool], int] = {}
+        self._met: dict[tuple[int, str], int] = {}
 
     def times(self, card: int, letters: str, head: bool = True, tail: bool = True) -> int:
-        return self.requirements[card].times(letters, head, tail, self.open_ends)
+        key = (card, letters, head, tail)
+        found = self._times.get(key)
+        if found is None:
+            found = self._times[key] = self.requirements[card].times(letters, head, tail, self.open_ends)
+        return found
+
+    def temple_met(self, temple: int, letters: str) -> int:
+        """How many of a temple card's conditions a finished cóatl meets."""
+        key = (temple, letters)
+        found = self._met.get(key)
+        if found is None:
+            found = self._met[key] = self.temples[temple].met(letters)
+        return found
 
     def satisfies(self, card: int, letters: str, head: bool, tail: bool) -> bool:
         """Whether a cóatl meets a prophecy's minimum requirement (to fulfil it)."""
@@ -38,7 +54,7 @@ class Rules:
         return self.prophecies[card].points(self.times(card, letters))
 
     def temple_points(self, temple: int, letters: str) -> int:
-        return self.temples[temple].score(letters)
+        return self.temples[temple].points_for(self.temple_met(temple, letters))
 
     def coatl_points(self, letters: str, prophecies: Sequence[int], temple: int | None) -> int:
         return (sum(self.prophecy_points(card, letters) for card in prophecies)
@@ -215,7 +231,7 @@ class Workshop:
 
     def able_temples(self, letters: str) -> list[int]:
         """The temple cards this seat could fulfil with a finished cóatl of these letters."""
-        return sorted({t for t in (*self.temples, *self.commons) if self.rules.temples[t].met(letters)})
+        return sorted({t for t in (*self.temples, *self.commons) if self.rules.temple_met(t, letters)})
 
     def _complete(self, step: Complete) -> None:
         coatl = self.coatl(step.coatl)
