@@ -143,6 +143,7 @@ class Workshop:
                                     f"'complete {self.awaiting}' (and 'with temple N' if one applies)")
 
     def step(self, step: Step) -> None:
+        """Carry out one step; a step that raises changes nothing (bots try steps in place)."""
         if self.awaiting is not None and not (isinstance(step, (Fulfil, Complete)) and step.coatl == self.awaiting):
             raise IllegalOrderError(f"cóatl {self.awaiting} has its head and tail: only 'fulfil ... on "
                                     f"{self.awaiting}' and 'complete {self.awaiting}' may come before it is "
@@ -212,22 +213,24 @@ class Workshop:
     def _fulfil(self, step: Fulfil) -> None:
         coatl = self.coatl(step.coatl)
         rules = self.rules
+        hand, placed = list(self.hand), list(coatl.prophecies)  # changed only once every card is checked
         for card in step.cards:
-            if card not in self.hand:
-                held = ", ".join(map(str, sorted(self.hand))) or "none"
+            if card not in hand:
+                held = ", ".join(map(str, sorted(hand))) or "none"
                 raise IllegalOrderError(f"you hold no prophecy {card} (your hand: {held})")
-            if card in coatl.prophecies:
+            if card in placed:
                 raise IllegalOrderError(f"cóatl {step.coatl} already fulfils prophecy {card}; "
                                         f"a cóatl cannot fulfil identical prophecies")
-            if len(coatl.prophecies) >= rules.limits["prophecies_per_coatl"]:
+            if len(placed) >= rules.limits["prophecies_per_coatl"]:
                 raise IllegalOrderError(f"cóatl {step.coatl} already fulfils "
                                         f"{rules.limits['prophecies_per_coatl']} prophecies, the most a cóatl may")
             if not rules.satisfies(card, coatl.letters, coatl.head, coatl.tail):
                 title = rules.prophecies[card].title
                 raise IllegalOrderError(f"cóatl {step.coatl} ({coatl.letters or 'empty'}) does not meet prophecy "
                                         f"{card} ({title}) yet")
-            self.hand.remove(card)
-            coatl.prophecies.append(card)
+            hand.remove(card)
+            placed.append(card)
+        self.hand, coatl.prophecies = hand, placed
 
     def able_temples(self, letters: str) -> list[int]:
         """The temple cards this seat could fulfil with a finished cóatl of these letters."""

@@ -124,14 +124,17 @@ class RandomBot:
         for _ in range(rng.randint(0, 6)):
             candidates = _steps(shop)
             rng.shuffle(candidates)
+            before = shop.copy()  # to undo a step that closes a cóatl it cannot complete
             for step in candidates:
-                trial = shop.copy()
                 try:
-                    trial.step(step)
-                    closing = _finish_random(trial, rng) if trial.awaiting is not None else []
+                    shop.step(step)  # an illegal step raises and changes nothing
                 except IllegalOrderError:
                     continue
-                shop = trial
+                try:
+                    closing = _finish_random(shop, rng) if shop.awaiting is not None else []
+                except IllegalOrderError:
+                    shop, before = before, before.copy()
+                    continue
                 steps += [step, *closing]
                 break
         return Assemble(tuple(steps))
