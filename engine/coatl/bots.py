@@ -1,5 +1,5 @@
 """Cóatl's bots.  Each reads only its seat's view (public facts plus its own hand and temple
-cards) and checks its assemblies with the same Workshop the rules use.
+cards; `views.bot_view`, the parts of it they use) and checks its assemblies with the same Workshop the rules use.
 
 - `random`: any legal order, for tests.
 - `heuristic`: plans cóatls for the prophecies it holds and the temples it may fulfil: it
@@ -17,6 +17,7 @@ from engine.coatl.components import KINDS
 from engine.coatl.orders import (Add, Assemble, Choose, Complete, Fulfil, Keep, New, Order, Sacrifice, Step,
                                  Take)
 from engine.coatl.requirements import COLOURS
+from engine.coatl.views import bot_view
 from engine.core import IllegalOrderError
 
 BEAM = 8  # candidate body sequences kept per length by the heuristic's search
@@ -26,11 +27,11 @@ class Seat:
     """What one seat knows, read from its view."""
 
     def __init__(self, state: Any, s: int):
-        view = state.view(state.seats[s])
+        view = bot_view(state, s)
         self.view = view
         self.rules: Rules = state.rules  # the components and options: public
         me = view["me"]
-        mine = view["seats"][s]
+        mine = view["seat"]
         self.kind = me["decisions"][0]["kind"]
         self.options = me["decisions"][0]["options"]
         self.hand: list[int] = me["hand"]
