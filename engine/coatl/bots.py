@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Iterable
 
 from engine.coatl.assembly import Coatl, Rules, Workshop, coatl_from_json
@@ -141,14 +142,19 @@ class RandomBot:
         return Assemble(tuple(steps))
 
 
+# The candidate steps are few distinct values, made again at every decision: made once each.
+_new_step, _add_step, _fulfil_step = (lru_cache(maxsize=None)(kind) for kind in (New, Add, Fulfil))
+
+
 def _steps(shop: Workshop) -> list[Step]:
     """Candidate assembly steps (not all legal)."""
     pieces = sorted(set(shop.board))
-    found: list[Step] = [New(colour, kind) for colour, kind in pieces]
+    found: list[Step] = [_new_step(colour, kind) for colour, kind in pieces]
+    cards = sorted(set(shop.hand))
     for number in shop.unfinished():
-        found += [Add(colour, kind, number, front) for colour, kind in pieces
+        found += [_add_step(colour, kind, number, front) for colour, kind in pieces
                   for front in ((False, True) if kind == "body" else (False,))]
-        found += [Fulfil((card,), number) for card in sorted(set(shop.hand))]
+        found += [_fulfil_step((card,), number) for card in cards]
     return found
 
 
@@ -157,18 +163,19 @@ def _finish_random(shop: Workshop, rng: random.Random) -> list[Step]:
     number = shop.awaiting
     assert number is not None
     coatl = shop.coatls[number - 1]
+    letters, most = coatl.letters, shop.rules.limits["prophecies_per_coatl"]
     steps: list[Step] = []
     cards = sorted(set(shop.hand))
     rng.shuffle(cards)
     for card in cards:
-        if len(coatl.prophecies) >= shop.rules.limits["prophecies_per_coatl"]:
+        if len(coatl.prophecies) >= most:
             break
         if (not coatl.prophecies or rng.random() < 0.5) and card not in coatl.prophecies \
-                and shop.rules.satisfies(card, coatl.letters, True, True):
-            step = Fulfil((card,), number)
+                and shop.rules.satisfies(card, letters, True, True):
+            step = _fulfil_step((card,), number)
             shop.step(step)
             steps.append(step)
-    able = shop.able_temples(coatl.letters)
+    able = shop.able_temples(letters)
     temple = rng.choice(able) if able and (shop.rules.temple_if_able or rng.random() < 0.5) else None
     step = Complete(number, temple)
     shop.step(step)
