@@ -75,7 +75,7 @@ class Coatl:
 
     @property
     def letters(self) -> str:
-        return "".join(colour for colour, _ in self.pieces)
+        return "".join([piece[0] for piece in self.pieces])  # a list joins faster than a generator
 
     @property
     def head(self) -> bool:

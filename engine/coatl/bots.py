@@ -38,7 +38,7 @@ class Seat:
         self.hand: list[int] = me["hand"]
         self.temples: list[int] = me["temples"]
         self.dealt: list[int] = me["dealt"]
-        self.board = [(COLOURS[text.split()[0]], text.split()[1]) for text in mine["board"]]
+        self.board = [(COLOURS[colour], kind) for colour, kind in (text.split() for text in mine["board"])]
         self.coatls: list[Coatl] = [coatl_from_json(data) for data in mine["coatls"]]
         self.tokens: list[str] = mine["tokens"]
         self.commons: list[int] = view["commons"]
