@@ -99,7 +99,7 @@ def load_requirement(data: Any, where: str) -> Requirement:
     raise SetupError(f"{where}: unknown requirement {kind!r} (count, sequence, length, absent, equal)")
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=8192)  # a few games of answers: a bigger cache costs the garbage collector more than it saves
 def _times(requirement: Requirement, pieces: str, front_closed: bool, back_closed: bool) -> int:
     kind = requirement.kind
     if kind == "count":
