@@ -1,5 +1,6 @@
 """Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers,
-the game page's position and decision forms, all from the reader's view (engine/coatl/views.py)."""
+the game page's position and decision forms and the reports, all from the reader's view
+(engine/coatl/views.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.games.coatl import drawing, forms, pages, text
+from pbem.games.coatl import drawing, forms, pages, report, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl"
 
@@ -15,6 +16,8 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl
 class CoatlPresentation(Presentation):
     game = "coatl"
     templates = TEMPLATES
+    report_template = "games/coatl/reports/round.html"
+    notice_template = "games/coatl/reports/notice.html"
     position_template = "games/coatl/game/_position.html"
     decisions_template = "games/coatl/game/_decisions.html"
 
@@ -56,6 +59,18 @@ class CoatlPresentation(Presentation):
                     return f"take {space_kind} {options['take'][space_kind][0]}"
             return _choice(options.get("choose") or {}) or "pass"
         return None
+
+    def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.report_context(state, view, context, facts)
+
+    def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.notice_context(state, view, context, facts)
+
+    def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
+                  facts: Any) -> dict[str, Any]:
+        return report.next_step(state, view, expected, facts)
 
 
 def _choice(options: Mapping[str, Any]) -> str | None:
