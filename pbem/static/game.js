@@ -41,6 +41,29 @@
     return null;
   }
 
+  // Zoom: buttons before every board picture; the board's box pans (scrolls) when zoomed.
+  document.querySelectorAll(".board").forEach(function (box) {
+    if (!box.querySelector("svg")) return;
+    var bar = document.createElement("div");
+    bar.className = "zoom";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", "Zoom the board");
+    [["\u2212", -1, "Zoom out"], ["+", 1, "Zoom in"]].forEach(function (spec) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = spec[0];
+      button.setAttribute("aria-label", spec[2]);
+      button.className = spec[1] > 0 ? "zoom-in" : "zoom-out";
+      button.addEventListener("click", function () {
+        var shown = box.querySelector("svg").getBoundingClientRect().width / box.clientWidth;
+        var level = Math.min(4, Math.max(1, Math.round(shown) + spec[1]));
+        box.setAttribute("data-zoom", String(level));
+      });
+      bar.appendChild(button);
+    });
+    box.parentNode.insertBefore(bar, box);
+  });
+
   var board = document.getElementById("board");
   if (board) {
     board.addEventListener("click", function (event) {

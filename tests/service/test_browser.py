@@ -97,3 +97,49 @@ def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served):
             .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""")
         assert sideways_scroll(bo_page) == 0, f"the page scrolls sideways at 360 px: {wide}"
         browser.close()
+
+
+def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served):
+    """360 px wide: the page never scrolls sideways, the board pans inside its box and zooms by
+    its buttons, a territory is still chosen by a tap, and the decision forms can be sent."""
+    app, server = served
+    from pbem.extensions import db
+    from service_helpers import make_game, make_user
+    with app.app_context():
+        ana = make_user(db.session(), "ana@example.com", "Ana")
+        game_url = f"{server}/games/{make_game(db.session(), ana, seed=5).id}"
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
+        page.set_default_timeout(30_000)
+        sign_in(page, server, "ana@example.com")
+        page.goto(game_url)
+        page.wait_for_selector("form.decision[data-kind=power]")
+        assert sideways_scroll(page) == 0, "the page scrolls sideways at 360 px"
+        box = "document.getElementById('board')"
+        widths = f"[{box}.clientWidth, {box}.querySelector('svg').getBoundingClientRect().width, {box}.scrollWidth]"
+        shown, drawn, scrolled = page.evaluate(widths)
+        assert drawn >= 1.9 * shown and scrolled > shown  # drawn larger than the screen: it pans
+        page.click(".zoom .zoom-in")
+        assert page.evaluate(widths)[1] > drawn * 1.4
+        for _ in range(4):
+            page.click(".zoom .zoom-out")
+        shown, drawn, _ = page.evaluate(widths)
+        assert abs(drawn - shown) <= 2  # all of it in view at the smallest
+        assert sideways_scroll(page) == 0
+
+        page.click("form.decision[data-kind=power] button[type=submit]")
+        page.wait_for_selector("form.decision[data-kind=turn]")
+        page.click(".zoom .zoom-in")
+        target = page.get_attribute("#board [data-territory]", "data-territory")
+        point = page.evaluate(_POINT_IN, target)
+        assert point, f"no tappable point inside territory {target}"
+        page.touchscreen.tap(*point)
+        assert page.input_value("form.decision[data-kind=turn] select[name=place]") == target
+        page.click("form.decision[data-kind=turn] button[type=submit]")
+        page.wait_for_selector(f"text=Applied: place {target}")
+        assert sideways_scroll(page) == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-phone-map.png"), full_page=True)
+        browser.close()
