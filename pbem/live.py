@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import redis
 from flask import current_app, has_app_context
 from sqlalchemy import distinct, event, func, select
 from sqlalchemy.orm import Session
 
-from pbem.models import Game, PendingOrder
+from pbem.models import Game, PendingOrder, Seat
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,23 @@ def stamp(session: Session, game_id: int) -> str | None:
     return f"{version}.{seats_in}"
 
 
-def wait(read: Callable[[], str | None], seen: str | None, game_id: int, seconds: float) -> str | None:
+def lobby_stamp(session: Session, shown: Sequence[int]) -> str:
+    """The stamp of a list page showing the games `shown`: it moves when one of them changes
+    (its version, or a seat taken or left) or a new game is created (the newest id)."""
+    newest = session.scalar(select(func.max(Game.id))) or 0
+    if not shown:
+        return f"{newest}.0.0"
+    versions = session.scalar(select(func.coalesce(func.sum(Game.version), 0)).where(Game.id.in_(list(shown))))
+    taken = session.scalar(select(func.count(Seat.id)).where(Seat.game_id.in_(list(shown)), Seat.user_id.is_not(None)))
+    return f"{newest}.{versions}.{taken}"  # a join or a leave moves no version
+
+
+def wait(read: Callable[[], str | None], seen: str | None, seconds: float,
+         concerns: int | Callable[[int], bool]) -> str | None:
     """The stamp once it differs from `seen`, or after `seconds` the stamp as it is.  `read`
     reads the stamp in a short transaction of its own (the caller's session must not hold a
-    connection while it waits)."""
+    connection while it waits).  `concerns`: the one game whose changes move it (its channel
+    alone is heard), or a test of a game's id (every game's channel is heard: list pages)."""
     seconds = max(0.0, min(float(seconds), MAX_WAIT))
     current = read()
     if current != seen or seconds == 0:
@@ -76,7 +89,7 @@ def wait(read: Callable[[], str | None], seen: str | None, game_id: int, seconds
     url = _redis_url()
     if url:
         try:
-            return _wait_redis(url, read, seen, game_id, seconds)
+            return _wait_redis(url, read, seen, seconds, concerns)
         except redis.RedisError as error:
             log.warning("live: Redis unavailable, reading the database instead: %s", error)
     end = time.monotonic() + seconds
@@ -88,19 +101,29 @@ def wait(read: Callable[[], str | None], seen: str | None, game_id: int, seconds
     return current
 
 
-def _wait_redis(url: str, read: Callable[[], str | None], seen: str | None, game_id: int,
-                seconds: float) -> str | None:
+def _wait_redis(url: str, read: Callable[[], str | None], seen: str | None, seconds: float,
+                concerns: int | Callable[[int], bool]) -> str | None:
     pubsub = _client(url).pubsub(ignore_subscribe_messages=True)
     try:
-        pubsub.subscribe(CHANNEL.format(game_id))
+        if isinstance(concerns, int):
+            pubsub.subscribe(CHANNEL.format(concerns))  # its channel brings nothing else
+        else:
+            pubsub.psubscribe(CHANNEL.format("*"))
         current = read()  # subscribed first: a change committed meanwhile is not missed
         end = time.monotonic() + seconds
         while current == seen and time.monotonic() < end:
-            if pubsub.get_message(timeout=max(0.01, end - time.monotonic())) is not None:
+            message = pubsub.get_message(timeout=max(0.01, end - time.monotonic()))
+            if message is not None and (isinstance(concerns, int) or concerns(_game_of(message))):
                 current = read()
         return current
     finally:
         pubsub.close()
+
+
+def _game_of(message: dict[str, Any]) -> int:
+    channel = message.get("channel") or b""
+    tail = (channel.decode() if isinstance(channel, bytes) else str(channel)).rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 _clients: dict[str, Any] = {}

@@ -128,7 +128,7 @@ def view(game_id: int) -> Any:
             finally:
                 db.session.remove()
 
-        live.wait(read, since, game_id, seconds)
+        live.wait(read, since, seconds, game_id)
     stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
     game = lobby.get_game_row(db.session(), game_id)
     seen = play.game_view(db.session(), game, g.user)

@@ -14,6 +14,7 @@ from engine import default_game, get_game
 from engine.core import Game as GameRules, SetupError
 from pbem.games import presentation
 from pbem.outbox.messages import send_mail
+from pbem.live import changed
 from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
 from pbem.services.kinds import check_bot, decision_kinds, default_hours
@@ -150,6 +151,7 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     game.seats = [Seat(position=i, **occupant) for i, occupant in enumerate(occupants)]
     session.add(game)
     session.flush()
+    changed(session, game.id)  # the lobby's lists show it once this commits
     for address in invites:
         _mail_invitation(session, game, creator, address, base_url)
     session.commit()
@@ -216,6 +218,7 @@ def join_game(session: Session, game_id: int, user: User) -> Seat:
     if seat is None:
         raise Conflict("there is no open seat in this game")
     seat.user_id, seat.joined_at, seat.invited_email = user.id, now(), None
+    changed(session, game.id)
     session.commit()
     _start_if_full(session, game)
     return seat
@@ -232,6 +235,7 @@ def leave_game(session: Session, game_id: int, user: User) -> None:
     if seat is None:
         raise Conflict("you have no seat in this game")
     seat.user_id = seat.joined_at = None
+    changed(session, game.id)
     session.commit()
 
 

@@ -1,5 +1,5 @@
 // The game page works without this script; with it, clicking a territory on the board
-// fills the order form, and the page reloads itself when the game moves on.
+// fills the order form; the board zooms and pans (live.js keeps the page up to date).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -72,44 +72,5 @@
       event.preventDefault();  // territory links in the SVG would otherwise navigate
       choose(hit.getAttribute("data-territory"));
     });
-  }
-
-  // Show the new state the moment the game changes (its event stream, pbem/live.py), unless
-  // the player is filling in a form: then say so and let them reload.  A slow poll stands in
-  // when the stream is cut (a proxy that buffers); data-poll-seconds="0" turns it off.
-  var live = document.querySelector("meta[name='pbem-live']");
-  var busy = false;
-  document.addEventListener("input", function () { busy = true; });
-  document.addEventListener("change", function () { busy = true; });
-
-  function moved() {
-    if (!busy) { window.location.reload(); return; }
-    if (document.getElementById("moved")) return;
-    var note = document.createElement("p");
-    note.id = "moved";
-    note.className = "flash moved";
-    note.setAttribute("role", "status");
-    note.innerHTML = "The game has moved on. <a href=''>Show the new position</a>";
-    (document.querySelector("main") || document.body).prepend(note);
-  }
-
-  if (live) {
-    var stamp = live.getAttribute("data-stamp");
-    if (window.EventSource) {
-      var stream = new EventSource(live.getAttribute("content") + "?stamp=" + encodeURIComponent(stamp));
-      stream.addEventListener("change", function (event) {
-        if (event.data !== stamp) { stream.close(); moved(); }
-      });
-    }
-    var seconds = Number(live.getAttribute("data-poll-seconds"));
-    if (seconds > 0) {
-      setInterval(function () {
-        if (document.hidden) return;
-        fetch(live.getAttribute("data-poll-url"), { credentials: "same-origin" })
-          .then(function (r) { return r.json(); })
-          .then(function (data) { if (String(data.stamp) !== stamp) moved(); })
-          .catch(function () {});
-      }, seconds * 1000);
-    }
   }
 })();

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from engine import get_game
@@ -25,6 +24,7 @@ from pbem.services.errors import OrderRejected
 from pbem.services.kinds import decision_kinds
 from pbem.services.state import game_state, player_names
 from pbem.web import back, current_user, login_required, signed_in
+from pbem.web.streams import event_stream
 
 bp = Blueprint("game", __name__, url_prefix="/games")
 log = logging.getLogger(__name__)
@@ -133,42 +133,12 @@ def version(game_id: int) -> Any:
     return jsonify(version=game.version, status=game.status, stamp=live.stamp(db.session(), game_id))
 
 
-# One stream holds a server thread, never a database connection, for at most this long;
-# the browser's EventSource then connects again by itself.
-STREAM_SECONDS = 300
-BEAT_SECONDS = 25  # a comment line this often keeps proxies from closing an idle stream
-
-
 @bp.get("/<int:game_id>/live")
 def live_stream(game_id: int) -> Any:
-    """Server-sent events: a `change` event (its data the new stamp) whenever the game's
-    stamp moves away from the one the page was drawn at (pbem/live.py)."""
+    """The game page's event stream: a `change` whenever the game's stamp moves."""
     lobby.get_game_row(db.session(), game_id)  # 404 for no such game
     seen = request.headers.get("Last-Event-ID") or request.args.get("stamp") or None
-    db.session.remove()  # no connection held while the stream is open
-
-    def read() -> str | None:
-        try:
-            return live.stamp(db.session(), game_id)
-        finally:
-            db.session.remove()
-
-    def events() -> Any:
-        nonlocal seen
-        yield "retry: 2000\n\n"
-        end = time.monotonic() + STREAM_SECONDS
-        while time.monotonic() < end:
-            stamp = live.wait(read, seen, game_id, min(BEAT_SECONDS, end - time.monotonic()))
-            if stamp is None:
-                return  # the game is gone
-            if stamp != seen:
-                seen = stamp
-                yield f"id: {stamp}\nevent: change\ndata: {stamp}\n\n"
-            else:
-                yield ": still here\n\n"
-
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return event_stream(lambda session: live.stamp(session, game_id), seen, game_id)
 
 
 @bp.get("/<int:game_id>/record.json")

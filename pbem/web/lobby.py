@@ -8,6 +8,7 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 
 from engine import games
 from engine.core import Game as GameRules
+from pbem import live
 from pbem.extensions import db
 from pbem.games import presentation
 from pbem.reports.safety import read_asset
@@ -17,6 +18,7 @@ from pbem.services.kinds import default_hours
 from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.text import option_value
 from pbem.web import back, current_user, login_required, signed_in
+from pbem.web.streams import event_stream
 
 bp = Blueprint("lobby", __name__)
 
@@ -38,7 +40,27 @@ def home() -> Any:
     lists["Open games"] = lobby.open_games(db.session(), user)
     lists["Seats to take over"] = deadlines.takeover_games(db.session())
     lists["Finished games"] = lobby.finished_games(db.session(), limit=20)
-    return render_template("lobby/home.html", lists=lists)
+    shown = sorted({game.id for games in lists.values() for game in games})
+    return render_template("lobby/home.html", lists=lists, shown=",".join(map(str, shown)),
+                           stamp=live.lobby_stamp(db.session(), shown),
+                           poll_seconds=current_app.config["PBEM_PAGE_POLL"])
+
+
+MAX_SHOWN = 500  # games a list page may follow
+
+
+@bp.get("/live/home")
+def live_home() -> Any:
+    """The lobby's event stream: a change when a game it shows changes or a game is created."""
+    text = request.args.get("games", "")
+    if len(text) > 8 * MAX_SHOWN or not re.fullmatch(r"(\d{1,9}(,\d{1,9})*)?", text):
+        raise Invalid("games is a list of game numbers, separated by commas")
+    shown = sorted({int(part) for part in text.split(",") if part})[:MAX_SHOWN]
+    seen = request.headers.get("Last-Event-ID") or request.args.get("stamp") or None
+    newest = int((seen or "0").split(".")[0]) if (seen or "0").split(".")[0].isdigit() else 0
+    followed = set(shown)
+    return event_stream(lambda session: live.lobby_stamp(session, shown), seen,
+                        lambda game_id: game_id in followed or game_id > newest)
 
 
 CLOCK_FIELDS = (("initial", "Reserve at the start (hours)"), ("increment", "Added per decision (hours)"),

@@ -5,6 +5,8 @@ Playwright drives Debian's chromium; the app runs on SQLite in a real HTTP serve
 """
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from browser_support import ARGS, ARTIFACTS, CHROMIUM, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
 
 
@@ -90,6 +92,15 @@ def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served):
         ana_page.click("form.decision[data-kind=bid] button[type=submit]")
         bo_page.wait_for_selector("text=/picking/i")  # the next phase, pushed to Bo's page
         assert bo_page.evaluate("window.notReloaded === undefined")
+        ana_page.goto(f"{server}/")  # the lobby follows too: a game Bo creates appears
+        ana_page.wait_for_selector("meta[name=pbem-live]", state="attached")
+        ana_page.evaluate("window.notReloaded = true")
+        with app.app_context():
+            from pbem.models import User
+            creator = db.session.scalar(select(User).where(User.display_name == "Bo"))
+            make_game(db.session(), creator, game="duel", players=2, bots=(), title="Bo's open table", seed=4)
+        ana_page.wait_for_selector("text=Bo's open table")
+        assert ana_page.evaluate("window.notReloaded === undefined")
         ARTIFACTS.mkdir(exist_ok=True)
         bo_page.screenshot(path=str(ARTIFACTS / "browser-live-phone.png"), full_page=True)
         wide = bo_page.evaluate("""() => [...document.querySelectorAll('body *')]

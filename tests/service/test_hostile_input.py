@@ -75,7 +75,7 @@ EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"]
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
                 "turns.declare_vacation": ["start", "end"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
-                "game.live_stream": ["stamp"],
+                "game.live_stream": ["stamp"], "lobby.live_home": ["games", "stamp"],
                 "auth.signin": ["next"], "lobby.new_game": ["game"]}
 # Named submit buttons (the parsed forms list fields, not buttons): which action a form takes.
 BUTTONS = ["action"]

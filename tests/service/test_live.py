@@ -10,7 +10,7 @@ from sqlalchemy import select
 from pbem import live
 from pbem.models import Game
 from pbem.services import accounts, lobby, play
-from service_helpers import make_game
+from service_helpers import make_game, web_sign_in
 
 BO = "bo@example.com"
 
@@ -106,3 +106,33 @@ def test_the_page_stream_sends_a_change_once_the_game_moves(app, session, ana, b
     new = live.stamp(session, game.id)
     assert event == f"id: {new}\nevent: change\ndata: {new}\n\n" and new != stamp
     stream.close()
+
+
+def test_the_lobby_follows_the_games_it_shows_and_new_ones(app, client, session, ana, bo):
+    game = make_game(session, ana, game="duel", players=2, bots=(), invites=[BO], seed=3)
+    web_sign_in(client, app, "ana@example.com")
+    home = client.get("/").get_data(as_text=True)
+    stamp = live.lobby_stamp(session, [game.id])
+    assert f'data-stamp="{stamp}"' in home and f"/live/home?games={game.id}" in home
+    lobby.join_game(session, game.id, bo)  # a seat taken moves it, and so does the start
+    joined = live.lobby_stamp(session, [game.id])
+    assert joined != stamp
+    make_game(session, ana, game="duel", players=2, bots=(), title="Another", seed=4)
+    assert live.lobby_stamp(session, [game.id]) != joined  # a new game: the lists change
+
+
+def test_the_lobby_stream_tells_of_a_new_game(app, session, ana):
+    first = make_game(session, ana, game="duel", players=2, bots=(), seed=3)
+    stamp = live.lobby_stamp(session, [first.id])
+    stream = app.test_client().get(f"/live/home?games={first.id}&stamp={stamp}", buffered=False)
+    chunks = iter(stream.response)
+    assert next(chunks).startswith(b"retry:")
+    make_game(session, ana, game="duel", players=2, bots=(), title="New", seed=4)
+    event = next(chunks).decode()
+    assert event.startswith("id: ") and "event: change" in event
+    stream.close()
+
+
+def test_a_bad_game_list_is_refused(app, client):
+    for bad in ("1,,2", "x", "1;2", "9" * 12, ",".join(["1"] * 5000)):
+        assert client.get(f"/live/home?games={bad}").status_code in (400, 422), bad
