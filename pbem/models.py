@@ -150,6 +150,10 @@ class ApiToken(db.Model):
     user: Mapped[User] = relationship()
 
 
+# A game's press rule (pbem/services/press.py): none, to the whole table only, or also private.
+PRESS_RULES = ("none", "public", "all")
+
+
 class Game(db.Model):
     __tablename__ = "games"
 

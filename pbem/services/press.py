@@ -1,7 +1,7 @@
 """Press: messages between the seats of a running game, to the whole table or privately to
 one seat, by web, API and mail (docs/service.md, "Press").
 
-- The game's rule, chosen at creation (`RULES`): "none", "public" (to the whole table only)
+- The game's rule, chosen at creation (pbem.models.PRESS_RULES): "none", "public" (to the whole table only)
   or "all" (also private).  The host may switch press off (and on again) at any time.
 - Who reads what (`readable`): a public message, everyone who may see the game; a private
   one, only its two seats (whoever plays them now).  A person who muted a seat reads none
@@ -23,7 +23,7 @@ from flask import current_app, has_app_context
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pbem.models import PRESS_MAX, REPORT_REASON_MAX, Game, PressMessage, PressMute, PressReport, Seat, User, now
+from pbem.models import PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, Game, PressMessage, PressMute, PressReport, Seat, User, now
 from pbem.outbox.messages import send_mail
 from pbem.outbox.press_tokens import press_reply_address
 from pbem.services import links
@@ -34,11 +34,9 @@ from pbem.services.play import require_seat, seat_of
 from pbem.services.state import game_state
 from pbem.text import clean_message, clean_text
 
-NONE, PUBLIC, ALL = "none", "public", "all"
-RULES = (NONE, PUBLIC, ALL)
-DEFAULT_RULE = ALL
-RULE_TITLES = {NONE: "no press", PUBLIC: "public press only (to the whole table)",
-               ALL: "public and private press"}
+NONE, PUBLIC, ALL = PRESS_RULES
+RULE_TITLES = {ALL: "public and private messages", PUBLIC: "public messages only (to the whole table)",
+               NONE: "no press"}  # in the order the new-game form offers them
 MAX_TEXT = PRESS_MAX
 PER_HOUR = 30
 TOPIC = "press"
@@ -55,12 +53,6 @@ def per_hour() -> int:
     if has_app_context():
         return int(current_app.config.get("PBEM_PRESS_PER_HOUR", PER_HOUR))
     return int(os.environ.get("PBEM_PRESS_PER_HOUR", PER_HOUR))
-
-
-def check_rule(rule: str) -> str:
-    if rule not in RULES:
-        raise Invalid(f"press: choose one of {', '.join(RULES)}")
-    return rule
 
 
 @dataclass(frozen=True)
