@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from engine import default_game, game_names, games, get_game
-from pbem.models import NAME_MAX, PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, TITLE_MAX, Game, PressMessage, Seat
+from pbem.models import NAME_MAX, PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
 from pbem.services.policy import DEFAULT_BOTS, MAX_HOURS, REPLACE_AFTER_RANGE, VACATION_RULES
@@ -323,15 +323,12 @@ class PressSendSchema(Schema):
 class PressMessageSchema(Schema):
     id = fields.Int()
     seat = fields.Str(metadata={"description": "the author's seat"})
-    author = fields.Method("_author", metadata={"description": "the author's display name, as the seat shows it"})
-    to = fields.Str(attribute="to_seat", allow_none=True,
+    author = fields.Str(metadata={"description": "the author's display name, as the seat shows it"})
+    to = fields.Str(allow_none=True,
                     metadata={"description": "the seat a private message is for; null: the whole table"})
     text = fields.Str()
     round = fields.Int(allow_none=True, metadata={"description": "the game's round when it was sent"})
     created_at = fields.DateTime()
-
-    def _author(self, message: PressMessage) -> str:
-        return self.context.get("names", {}).get(message.seat, message.seat)
 
 
 class PressListSchema(Schema):

@@ -225,9 +225,10 @@ def _press(game_id: int) -> Any:
     state = press.status_of(game, g.user)
     messages = press.readable(db.session(), game, g.user)
     muted = press.muted(db.session(), game.id, g.user) if g.user is not None else []
-    return PressListSchema(context={"names": player_names(game)}).dump(
-        {"rule": state.rule, "off": state.off, "can_send": state.can_send, "why_not": state.why_not,
-         "muted": muted, "messages": messages})
+    names = player_names(game)
+    return PressListSchema().dump({"rule": state.rule, "off": state.off, "can_send": state.can_send,
+                                   "why_not": state.why_not, "muted": muted,
+                                   "messages": [press.as_json(message, names) for message in messages]})
 
 
 @api_bp.get("/games/<int:game_id>/press")
@@ -241,7 +242,7 @@ def press_send(game_id: int) -> Any:
     data = _body(PressSendSchema())
     message = press.post(db.session(), game_id, _user(), data["text"], to=data["to"], channel="api")
     game = lobby.get_game_row(db.session(), game_id)
-    return PressMessageSchema(context={"names": player_names(game)}).dump(message), 201
+    return PressMessageSchema().dump(press.as_json(message, player_names(game))), 201
 
 
 @api_bp.post("/games/<int:game_id>/press/mute")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app, has_app_context
 from sqlalchemy import func, or_, select
@@ -179,6 +180,12 @@ def readable(session: Session, game: Game, user: User | None) -> list[PressMessa
     if user is not None:
         query = query.where(PressMessage.seat.not_in(muted(session, game.id, user)))
     return list(session.scalars(query.order_by(PressMessage.id)))
+
+
+def as_json(message: PressMessage, names: dict[str, str]) -> dict[str, Any]:
+    """A message as the API answers it (`names`: seat -> its player's name)."""
+    return {"id": message.id, "seat": message.seat, "author": names.get(message.seat, message.seat),
+            "to": message.to_seat, "text": message.text, "round": message.round, "created_at": message.created_at}
 
 
 def muted(session: Session, game_id: int, user: User) -> list[str]:
