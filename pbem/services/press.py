@@ -24,6 +24,7 @@ from flask import current_app, has_app_context
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from pbem import live
 from pbem.models import PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, Game, PressMessage, PressMute, PressReport, Seat, User, now
 from pbem.outbox.messages import send_mail
 from pbem.outbox.press_tokens import press_reply_address
@@ -120,6 +121,7 @@ def post_for_seat(session: Session, game: Game, seat: Seat, text: str, *, to: st
     session.add(message)
     session.flush()
     _mail(session, game, seat, message)
+    live.changed(session, game.id)  # open pages show it once committed
     session.commit()
     return message
 
@@ -258,6 +260,7 @@ def resolve_report(session: Session, report_id: int, operator: str, *, hide: boo
     rows = [row]
     if hide:
         row.message.hidden_at = moment
+        live.changed(session, row.message.game_id)
         rows = list(session.scalars(select(PressReport).where(PressReport.message_id == row.message_id,
                                                               PressReport.resolved_at.is_(None))))
     for each in rows:
@@ -280,5 +283,6 @@ def switch(session: Session, game_id: int, user: User, off: bool) -> Game:
         game.press_off = off
         log_event(session, game, "press", "The host switched press " + ("off." if off else "on again."), now(),
                   user_id=user.id)
+        live.changed(session, game.id)
     session.commit()
     return game

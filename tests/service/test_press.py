@@ -259,3 +259,14 @@ def test_hostile_text_is_cleaned_or_refused(app, client, session, table):
     assert "\n" not in mail.subject and "\u202e" not in mail.body
     stored = session.scalars(select(PressMessage.text)).all()
     assert all("\u202e" not in text and "\u200b" not in text for text in stored)
+
+
+def test_open_pages_learn_of_public_press_but_not_that_two_seats_talk(client, session, table):
+    from pbem import live
+    before = live.stamp(session, table["game_id"])
+    assert send(client, table, "ana", "private", to=table["seats"]["bo"]).status_code == 201
+    session.expire_all()
+    assert live.stamp(session, table["game_id"]) == before
+    assert send(client, table, "ana", "public").status_code == 201
+    session.expire_all()
+    assert live.stamp(session, table["game_id"]) != before
