@@ -1,7 +1,8 @@
 """Live pages: tell a waiting reader the moment a game changed, without a poll of their own.
 
 A game's *stamp* is what a page shows that can change: its version (bumped by every advance
-and status change) and how many seats have orders in.  Writers mark a game as changed
+and status change), how many seats have orders in and how many public press messages it has
+(private ones would tell who talks to whom; they show at the reader's next change or reload).  Writers mark a game as changed
 (`changed`) inside their transaction; once it commits, its id is published on Redis
 (`pbem:live:<id>`).  A reader (the page's event stream, the API's `?wait=`) holds on until
 the stamp differs from the one it has: on Redis pub/sub where REDIS_URL is set, so a
@@ -22,7 +23,7 @@ from flask import current_app, has_app_context
 from sqlalchemy import distinct, event, func, select
 from sqlalchemy.orm import Session
 
-from pbem.models import Game, PendingOrder, Seat
+from pbem.models import Game, PendingOrder, PressMessage, Seat
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,10 @@ def stamp(session: Session, game_id: int) -> str | None:
     if version is None:
         return None
     seats_in = session.scalar(select(func.count(distinct(PendingOrder.seat))).where(PendingOrder.game_id == game_id))
-    return f"{version}.{seats_in}"
+    # Public press only: counting private messages would tell everyone that two seats talk.
+    public_press = session.scalar(select(func.count(PressMessage.id)).where(
+        PressMessage.game_id == game_id, PressMessage.to_seat.is_(None), PressMessage.hidden_at.is_(None)))
+    return f"{version}.{seats_in}.{public_press}"
 
 
 def lobby_stamp(session: Session, shown: Sequence[int]) -> str:

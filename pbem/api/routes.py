@@ -15,10 +15,11 @@ from pbem.games import presentation
 from pbem.services import seat_address
 from pbem.models import User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
-                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
-                          ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
-                          VacationListSchema, VacationSchema)
-from pbem.services import accounts, deadlines, lobby, play, turn_queue, vacations
+                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema,
+                          PressMessageSchema, PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema,
+                          QueueListSchema, QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema,
+                          VacationCreateSchema, VacationListSchema, VacationSchema)
+from pbem.services import accounts, deadlines, lobby, play, press, turn_queue, vacations
 from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
 from pbem.services.state import game_state, player_names
 
@@ -242,6 +243,54 @@ def reply_address(game_id: int) -> Any:
 @api_bp.post("/games/<int:game_id>/reply-address")
 def replace_reply_address(game_id: int) -> Any:
     return ReplyAddressSchema().dump({"address": seat_address.replace_address(db.session(), game_id, _user())})
+
+
+# ---- press (docs/service.md, "Press") -----------------------------------------------------------
+
+def _press(game_id: int) -> Any:
+    game = lobby.get_game_row(db.session(), game_id)
+    state = press.status_of(game, g.user)
+    messages = press.readable(db.session(), game, g.user)
+    muted = press.muted(db.session(), game.id, g.user) if g.user is not None else []
+    names = player_names(game)
+    return PressListSchema().dump({"rule": state.rule, "off": state.off, "can_send": state.can_send,
+                                   "why_not": state.why_not, "muted": muted,
+                                   "messages": [press.as_json(message, names) for message in messages]})
+
+
+@api_bp.get("/games/<int:game_id>/press")
+def press_list(game_id: int) -> Any:
+    return _press(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/press")
+@limiter.limit(lambda: current_app.config["PBEM_PRESS_LIMIT"], scope="press")
+def press_send(game_id: int) -> Any:
+    data = _body(PressSendSchema())
+    message = press.post(db.session(), game_id, _user(), data["text"], to=data["to"], channel="api")
+    game = lobby.get_game_row(db.session(), game_id)
+    return PressMessageSchema().dump(press.as_json(message, player_names(game))), 201
+
+
+@api_bp.post("/games/<int:game_id>/press/mute")
+def press_mute(game_id: int) -> Any:
+    data = _body(PressMuteSchema())
+    press.set_muted(db.session(), game_id, _user(), data["seat"], data["mute"])
+    return _press(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/press/<int:message_id>/report")
+def press_report(game_id: int, message_id: int) -> Any:
+    data = _body(PressReportSchema())
+    press.report(db.session(), game_id, message_id, _user(), data["reason"])
+    return jsonify(reported=message_id), 201
+
+
+@api_bp.post("/games/<int:game_id>/press/switch")
+def press_switch(game_id: int) -> Any:
+    data = _body(PressSwitchSchema())
+    press.switch(db.session(), game_id, _user(), data["off"])
+    return _press(game_id)
 
 
 @api_bp.get("/vacations")

@@ -36,6 +36,8 @@ HELP_QUEUE = """
 HELP_END = """
   VACATION 2026-12-20 2027-01-03, VACATION OFF
   RESIGN               asks for confirmation; RESIGN CONFIRM hands your seat to a bot
+  PRESS ALL: text      a message to the whole table; PRESS <seat>: text, privately to one
+                       seat (if the game allows it); a reply to a press mail answers its thread
 Any other line is a game order (docs: orders); all orders of one mail are checked together:
 all are carried out, or none.  Write END on a line to stop reading there."""
 

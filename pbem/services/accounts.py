@@ -139,8 +139,8 @@ def _hour(value: int | str) -> int:
 def update_profile(session: Session, user: User, *, display_name: str, time_zone: str,
                    notify_turn: bool, notify_results: bool, notify_invites: bool,
                    opponent_moves: str | None = None, digest_hour: int | str | None = None,
-                   paper_size: str | None = None) -> User:
-    """`opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
+                   paper_size: str | None = None, notify_press: bool | None = None) -> User:
+    """`notify_press`: mails of other players' press (None keeps it); `opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
     `paper_size` (PAPER_SIZES, for report PDFs): None keeps them."""
     name = one_line(display_name)
     if not 1 <= len(name) <= NAME_MAX:
@@ -157,6 +157,7 @@ def update_profile(session: Session, user: User, *, display_name: str, time_zone
     user.notify_turn, user.notify_results, user.notify_invites = notify_turn, notify_results, notify_invites
     user.opponent_moves, user.digest_hour = opponent_moves or user.opponent_moves, hour
     user.paper_size = paper_size or user.paper_size
+    user.notify_press = user.notify_press if notify_press is None else notify_press
     session.commit()
     return user
 

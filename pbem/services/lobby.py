@@ -15,7 +15,7 @@ from engine.core import Game as GameRules, SetupError
 from pbem.games import presentation
 from pbem.outbox.messages import send_mail
 from pbem.live import changed
-from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
+from pbem.models import PRESS_RULES, TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
 from pbem.services.kinds import check_bot, decision_kinds, default_hours
 from pbem.services.accounts import normalize_address, owner_of
@@ -44,6 +44,7 @@ class NewGame:
     setup: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     deadlines: dict[str, Any] | None = None
+    press: str = "all"  # the press rule (pbem/services/press.py RULES)
     seed: int | str | None = None  # None: a random secret seed (tests fix one)
 
 
@@ -135,6 +136,13 @@ def _check_setup(rules: GameRules, setup: dict[str, Any], players: int) -> None:
 
 
 @unit_of_work
+def check_press_rule(rule: str) -> str:
+    """The press rule a game is created with (the service's option, not the game's)."""
+    if rule not in PRESS_RULES:
+        raise Invalid(f"press: choose one of {', '.join(PRESS_RULES)}")
+    return rule
+
+
 def create_game(session: Session, creator: User, new: NewGame, *, base_url: str) -> Game:
     """A new game with the creator in the first seat, then the bots, then the invited."""
     rules = rules_for(new.game)
@@ -143,7 +151,8 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     setup = {**setup_choices(rules, dict(new.setup or {})), "options": dict(new.options or {}), "seed": seed}
     _check_setup(rules, setup, new.players)
     game = Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup,
-                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id)
+                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id,
+                press_rule=check_press_rule(new.press))
     occupants: list[dict[str, Any]] = [{"user_id": creator.id, "joined_at": now()}]
     occupants += [{"bot": kind} for kind in new.bots]
     occupants += [{"invited_email": address} for address in invites]

@@ -19,7 +19,7 @@ from pbem.extensions import db, limiter
 from pbem.games import Presentation, plain_facts, presentation
 from pbem.services import seat_address
 from pbem.models import Game, now
-from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
+from pbem.services import accounts, deadlines, lobby, play, press, reports, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.kinds import decision_kinds
 from pbem.services.state import game_state, player_names
@@ -54,7 +54,8 @@ def _position(game: Game, state: State, view: dict[str, Any], *, clickable: bool
             **shown.page_context(state, view)}
 
 
-def _page(game: Game, status: int = 200, **extra: Any) -> Any:
+def render_page(game: Game, status: int = 200, **extra: Any) -> Any:
+    """The game page as `game`'s reader sees it (`extra`: an error to show, text to keep)."""
     user = current_user()
     if game.status in (Game.OPEN, Game.ABORTED):
         seat = play.seat_of(game, user)
@@ -79,15 +80,27 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     # Each owed decision's choices as the plain forms list them, whatever the page context.
     choices = [plain_facts(d.get("options") or {}) for d in decisions]
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions, kinds=kinds,
+                           press=press_context(game, user),
                            my_seat=seen.seat, timing=timing, queued=queued,
                            queue_kind=kinds.get(queued_kind or ""), report_rounds=report_rounds,
                            paper_sizes=paper_sizes, reply_address=address, order_hint=hint, choices=choices,
                            stamp=stamp, poll_seconds=current_app.config["PBEM_PAGE_POLL"], **context, **extra), status
 
 
+def press_context(game: Game, user: Any) -> dict[str, Any]:
+    """The press part of the page (templates/game/_press.html): what the reader may read,
+    whom they muted, and whether and to whom they may write."""
+    mine = play.seat_of(game, user)
+    return {"state": press.status_of(game, user), "messages": press.readable(db.session(), game, user),
+            "muted": press.muted(db.session(), game.id, user) if user is not None else [],
+            "mine": mine.name if mine is not None else None,
+            "others": [s.name for s in game.seats if s.name and (mine is None or s.name != mine.name)],
+            "is_host": user is not None and user.id == game.created_by, "titles": press.RULE_TITLES}
+
+
 @bp.get("/<int:game_id>")
 def page(game_id: int) -> Any:
-    return _page(lobby.get_game_row(db.session(), game_id))
+    return render_page(lobby.get_game_row(db.session(), game_id))
 
 
 @bp.post("/<int:game_id>/orders")
@@ -103,7 +116,7 @@ def orders(game_id: int) -> Any:
             raise OrderRejected(str(error)) from None
         receipt = play.submit_for_user(db.session(), game_id, signed_in(), text, channel="web")
     except OrderRejected as error:
-        return _page(game, 422, order_error=error.message, order_text=text)
+        return render_page(game, 422, order_error=error.message, order_text=text)
     return back(url_for("game.page", game_id=game_id), receipt.message, "success")
 
 

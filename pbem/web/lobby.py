@@ -15,6 +15,7 @@ from pbem.reports.safety import read_asset
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
+from pbem.services.press import RULE_TITLES as PRESS_RULE_TITLES
 from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.text import option_value
 from pbem.web import back, current_user, login_required, signed_in
@@ -78,7 +79,7 @@ def _form_defaults(rules: GameRules) -> dict[str, Any]:
             "setup_options": presentation(rules.name).setup_options(), "options": rules.options,
             "hours": default_hours(rules.name), "on_missed": lobby.ON_MISSED,
             "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
-            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS}
+            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS, "press_rules": PRESS_RULE_TITLES}
 
 
 def _int(value: str | None, name: str, default: int | None = None) -> int | None:
@@ -104,7 +105,7 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
     hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
     return lobby.NewGame(title=form.get("title", ""), game=rules.name, players=players or defaults["default_players"],
                          bots=[form.get("bot_kind") or defaults["default_bot"]] * bot_count, invites=invites,
-                         setup=setup, options=options,
+                         setup=setup, options=options, press=form.get("press") or "all",
                          deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot"),
                                     **_policy_from_form(form)})
 

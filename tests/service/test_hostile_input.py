@@ -24,7 +24,7 @@ from werkzeug.routing import IntegerConverter
 
 from pbem.extensions import db
 from pbem.models import EmailAddress, OneLine, OutboxMessage, User, now
-from pbem.services import accounts, lobby, play, vacations
+from pbem.services import accounts, lobby, play, press, vacations
 from pbem.services.state import clear_cache
 from service_helpers import decision_forms, forms, make_game, make_user, web_sign_in
 
@@ -73,7 +73,7 @@ ORDER_KINDS = {"power": ["card"], "turn": ["place", "eagle", "move_from", "move_
 EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"], "turns.extend": ["hours"],
                 "turns.cancel_queued": ["which"], "turns.queue": ["turns"], "lobby.invite": ["email"],
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
-                "turns.declare_vacation": ["start", "end"]}
+                "turns.declare_vacation": ["start", "end"], "press.switch": ["press"], "press.mute": ["seat", "mute"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
                 "game.live_stream": ["stamp"], "lobby.live_home": ["games", "stamp"],
                 "auth.signin": ["next"], "lobby.new_game": ["game"]}
@@ -103,6 +103,7 @@ def world(app, session, monkeypatch):
     people = {name: make_user(session, f"{name}@example.com", name.title()) for name in ("ana", "bo", "eve")}
     running = make_game(session, people["ana"], bots=("heuristic",), invites=["bo@example.com"])
     lobby.join_game(session, running.id, people["bo"])
+    message = press.post(session, running.id, people["bo"], "a message to report", channel="web")
     waiting = make_game(session, people["ana"], bots=(), title="Open game")
     # A game of another presentation, at Ana's turn: its own decision forms are swept too.
     other = make_game(session, people["ana"], game="coatl", players=2, bots=("heuristic",), seed=3,
@@ -121,6 +122,7 @@ def world(app, session, monkeypatch):
     ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
+           "message_id": message.id, "report_id": 1,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
@@ -295,7 +297,7 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
     adapter = world.app.url_map.bind("pbem.test")
     found: dict[str, list[Any]] = {}
     pages = ["/", "/signin", "/profile", "/games/new", f"/games/{world.ids['game_id']}",
-             f"/games/{world.ids['open_game_id']}", "/admin/mail/review"]
+             f"/games/{world.ids['open_game_id']}", "/admin/mail/review", "/admin/press"]
     for page in pages:
         response = client.get(page)
         assert response.status_code == 200, page
@@ -372,6 +374,10 @@ def api_bases(world: World) -> dict[tuple[str, str], dict[str, Any]]:
         ("post", "/api/games/{game_id}/deadline/extend"): {"hours": 1},
         ("post", "/api/games/{game_id}/takeover"): {"seat": world.ids["seat"]},
         ("put", "/api/games/{game_id}/queue"): {"turns": "place 12"},
+        ("post", "/api/games/{game_id}/press"): {"text": "hello", "to": world.ids["seat"]},
+        ("post", "/api/games/{game_id}/press/mute"): {"seat": world.ids["seat"], "mute": True},
+        ("post", "/api/games/{game_id}/press/{message_id}/report"): {"reason": "rude"},
+        ("post", "/api/games/{game_id}/press/switch"): {"off": True},
         ("post", "/api/vacations"): {"start": str(today + timedelta(days=100)),
                                      "end": str(today + timedelta(days=101))},
     }
@@ -511,7 +517,8 @@ def sweep_api(world: World) -> set[str]:
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
             assert (method, path) in bases, f"no valid body for {method} {path}: add one to api_bases"
             base = bases[(method, path)]
-            url = path.replace("{game_id}", str(world.ids["game_id"]))
+            url = path.replace("{game_id}", str(world.ids["game_id"])).replace(
+                "{message_id}", str(world.ids["message_id"]))
             endpoint, _ = adapter.match(url, method=method.upper())
             for persona in ("ana", "eve"):
                 for name, label, value in plan(openapi_fields(spec, schema), JSON_VALUES, persona):
