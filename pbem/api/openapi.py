@@ -65,8 +65,16 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
         "summary": "Take an open seat (or the one you were invited to)", "security": BEARER,
         "parameters": [GAME_ID], "responses": {"200": _json("Game", "the game"), **_errors(401, 404, 409)}}),
     ("/api/games/{game_id}/view", "get", {
-        "summary": "Your seat's view (the public view without a seat or token)", "parameters": [GAME_ID],
-        "responses": {"200": _json("GameView", "what you may see"), **_errors(401, 404, 409)}}),
+        "summary": "Your seat's view (the public view without a seat or token)",
+        "description": "With `since` (a stamp from an earlier answer) and `wait` (seconds) the answer "
+                       "comes as soon as the game's stamp differs from `since`, or after `wait` seconds: "
+                       "wait for the next change without polling in a loop. The stamp is also the ETag.",
+        "parameters": [GAME_ID,
+                       {"name": "since", "in": "query", "schema": {"type": "string", "maxLength": 64},
+                        "description": "the stamp you have"},
+                       {"name": "wait", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60},
+                        "description": "seconds to wait for a change (with `since`)"}],
+        "responses": {"200": _json("GameView", "what you may see"), **_errors(401, 404, 409, 422)}}),
     ("/api/games/{game_id}/orders", "post", {
         "summary": "Submit orders for your seat", "security": BEARER, "parameters": [GAME_ID],
         "description": "The text is in the same grammar as orders by mail (docs/orders.md). "
