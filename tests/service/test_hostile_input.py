@@ -121,8 +121,8 @@ def world(app, session, monkeypatch):
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
     ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
-           "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
-           "message_id": message.id, "report_id": 1,
+           "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name, "game": running.kind,
+           "name": "swagger-ui.css", "message_id": message.id, "report_id": 1,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
