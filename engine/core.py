@@ -86,11 +86,16 @@ class DecisionKind:
     decision; `simultaneous`: secret and collected from several seats at once, else in turn.
 
     The words the service's mails use, each with a default from the others: `ask` finishes
-    "it is your turn to ..." ("play your development turn"); `noun` names one in a sentence,
+    "it is your turn to ..." ("place a tribe pawn"); `noun` names one in a sentence,
     with its article ("a development turn"); `help` says in a sentence how to answer it
     ("place T, optionally with 'eagle T'"; by default the `syntax`).  `words` are the words
     its orders start with, which tell an order from prose in a mail (by default the first
     word of each `|` alternative of the syntax: "battle T | tie T" gives battle and tie).
+
+    `per_order`: each order of this kind is a decision of its own, so a seat that still owes
+    the kind after an order is asked anew (a final turn of two actions, one order each).  By
+    default a seat that still owes the same kind after its orders, with nobody moving in
+    between, is finishing one decision (conflicts settled one by one) and is not asked again.
     """
 
     name: str
@@ -102,6 +107,7 @@ class DecisionKind:
     noun: str = ""
     help: str = ""
     words: tuple[str, ...] = ()
+    per_order: bool = False
 
     def __post_init__(self) -> None:
         if not self.words:

@@ -33,7 +33,7 @@ class Aztlan:
                      ask="choose your power card", noun="the power card",
                      help="card N (one of your power cards)"),
         DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False,
-                     ask="play your development turn", noun="a development turn",
+                     ask="place a tribe pawn", noun="a development turn",
                      help="place T, optionally with 'eagle T' and 'move A to B'"),
         DecisionKind("conflict", "conflict turn", "battle T | coexist T | tlatoani T battle|coexist | tie T",
                      24, simultaneous=False, ask="settle the conflicts you won", noun="a conflict turn",

@@ -31,7 +31,8 @@ class Coatl:
                      ask="choose the prophecies you keep", noun="a choice of prophecies",
                      help="keep N N N (up to 3 of the prophecy cards you drew) or keep none"),
         DecisionKind("turn", "turn", TURN_SYNTAX, 12, simultaneous=False,
-                     ask="play your turn", noun="a turn",
+                     # per_order: a final turn's second action gets its own "your turn" mail
+                     ask="take an action", noun="a turn", per_order=True,
                      help="one action: 'take body 3', 'choose 12 deck 1', an assembly such as "
                           "'new red head; add blue body to 1; fulfil 12 on 1', 'pass', or "
                           "'sacrifice pick body|future|commit N'",
