@@ -86,7 +86,7 @@ class DecisionKind:
     decision; `simultaneous`: secret and collected from several seats at once, else in turn.
 
     The words the service's mails use, each with a default from the others: `ask` finishes
-    "it is your turn to ..." ("play your development turn"); `noun` names one in a sentence,
+    "it is your turn to ..." ("place a tribe pawn"); `noun` names one in a sentence,
     with its article ("a development turn"); `help` says in a sentence how to answer it
     ("place T, optionally with 'eagle T'"; by default the `syntax`).  `words` are the words
     its orders start with, which tell an order from prose in a mail (by default the first
@@ -94,6 +94,11 @@ class DecisionKind:
     `rule` explains, in one sentence for a player new to the game, the rule behind the
     decision (what it decides and what follows); the game's rules page has the rest (empty:
     the page shows the `help` alone).
+
+    `per_order`: each order of this kind is a decision of its own, so a seat that still owes
+    the kind after an order is asked anew (a final turn of two actions, one order each).  By
+    default a seat that still owes the same kind after its orders, with nobody moving in
+    between, is finishing one decision (conflicts settled one by one) and is not asked again.
     """
 
     name: str
@@ -106,6 +111,7 @@ class DecisionKind:
     help: str = ""
     words: tuple[str, ...] = ()
     rule: str = ""
+    per_order: bool = False
 
     def __post_init__(self) -> None:
         if not self.words:

@@ -36,7 +36,7 @@ class Aztlan:
                           "of each of your pawns in conflicts, and its territory type is what your "
                           "domains score this age."),
         DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False,
-                     ask="play your development turn", noun="a development turn",
+                     ask="place a tribe pawn", noun="a development turn",
                      help="place T, optionally with 'eagle T' and 'move A to B'",
                      rule="In turn, the highest score first, each player places one pawn in any territory, "
                           "then may move one of its pawns to a neighbouring territory (never across a lake)."),

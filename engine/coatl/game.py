@@ -33,7 +33,8 @@ class Coatl:
                      rule="At the start every player secretly keeps up to three of the prophecy cards "
                           "dealt to them; the rest are discarded."),
         DecisionKind("turn", "turn", TURN_SYNTAX, 12, simultaneous=False,
-                     ask="play your turn", noun="a turn",
+                     # per_order: a final turn's second action gets its own "your turn" mail
+                     ask="take an action", noun="a turn", per_order=True,
                      help="one action: 'take body 3', 'choose 12 deck 1', an assembly such as "
                           "'new red head; add blue body to 1; fulfil 12 on 1', 'pass', or "
                           "'sacrifice pick body|future|commit N'",

@@ -2,8 +2,9 @@
 
 A game is two packages: its rules (engine/<game>, registered in the `pbem.games` entry-point
 group) and its presentation (registered in `pbem.presentations` under the same name):
-event sentences, the board picture, mail BOARD/HAND/HELP text, web decision forms, report
-sections and templates, checks for orders queued ahead, the rules page for players.  Every part has a plain fallback
+event sentences, the board picture, mail BOARD/HAND/HELP text and what a turn mail shows,
+web decision forms, report sections and templates, checks for orders queued ahead, the rules
+page for players.  Every part has a plain fallback
 in `Presentation` itself, so a game that registers no presentation, or leaves a part out
 (no board picture, say), still works on every page, mail and report.
 
@@ -126,6 +127,28 @@ class Presentation:
         facts = [f"{label}: {shown}" for label, shown in plain_facts(view.get("me") or {}, MY_KEYS)]
         return "\n".join(facts) if facts else "Nothing in your hand."
 
+    def turn_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        """What a "your turn" mail shows its reader to decide from, without asking BOARD or
+        HAND first: by default those two answers, then the choices of the decisions the
+        reader owes where they are short.  From the reader's view only."""
+        parts = ["The board:\n" + self.board_text(state, view, names), self.hand_text(view),
+                 self.options_text(view)]
+        return "\n\n".join(part for part in parts if part)
+
+    def options_text(self, view: Mapping[str, Any], leave_out: frozenset[str] = frozenset()) -> str:
+        """The choices of each decision the reader owes, in plain words ("Your choices (secret
+        bid): low 1, high 7"); a decision whose choices run longer than MAX_OPTIONS is left
+        out (the game page lists them); "" for none."""
+        known = {kind.name: kind for kind in get_game(self.game).decision_kinds}
+        lines = []
+        for decision in (view.get("me") or {}).get("decisions") or []:
+            kind = known.get(str(decision.get("kind")))
+            facts = "; ".join(f"{label} {shown}" for label, shown in
+                              plain_facts(decision.get("options") or {}, leave_out))
+            if facts and len(facts) <= MAX_OPTIONS:
+                lines.append(f"Your choices ({kind.title if kind else decision.get('kind')}): {facts}.")
+        return "\n".join(lines)
+
     # --- web pages -----------------------------------------------------------------------
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,6 +232,7 @@ class Presentation:
         return expected
 
 
+MAX_OPTIONS = 400  # characters of one decision's choices in words: longer ones are left to the game page
 # View parts the plain answers show apart (the seats, the reader's own) or never (the
 # history, what the game waits for, the result, the options).
 HIDDEN_FACTS = frozenset({"game", "seats", "me", "events", "decisions", "result", "options"})

@@ -139,7 +139,7 @@ def _expected(state: State, view: Mapping[str, Any], seat: str, facts: Facts) ->
     others = list(dict.fromkeys(d.seat for d in owed if d.seat != seat))
     expected: dict[str, Any] = {"phase": state.phase, "round": state.round, "yours": bool(mine), "orders": [],
                                 # A deadline binds only a seat that owes a decision.
-                                "deadline": facts.deadline if mine else None, "text": "", "help": "",
+                                "deadline": facts.deadline if mine else None, "text": "", "help": "", "position": "",
                                 "waiting_for": [facts.seat(s) for s in others]}
     if state.is_over():
         expected["text"] = "The game is over. Thank you for playing."
@@ -147,6 +147,9 @@ def _expected(state: State, view: Mapping[str, Any], seat: str, facts: Facts) ->
         kind = next((k for k in facts.game.decision_kinds if k.name == mine[0].kind), None)
         expected["text"] = f"It is your turn to {kind.ask if kind else 'decide'}."
         expected["help"] = kind.help if kind else ""
+        # What a turn mail would show (its board, hand, choices): a report that tells its
+        # reader it is their turn stands in for that mail, so one reply can answer it.
+        expected["position"] = facts.shown.turn_text(state, view, facts.names)
     else:
         waiting = joined([s["who"] for s in expected["waiting_for"]]) if others else "the other players"
         expected["text"] = f"Nothing for you to do now: the game waits for {waiting}."

@@ -131,7 +131,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     for row in run.consumed:
         session.delete(row)
     owed = {} if state.is_over() else _owed(state)
-    anew = _owed_anew(lines, owed_before, owed)
+    anew = _owed_anew(lines, owed_before, owed, _per_order(state))
     newly_waiting = []
     for seat_name, seat in seats.items():
         owes = seat_name in owed and seat.bot is None and seat.stand_in is None and not queue.get(seat_name)
@@ -163,14 +163,21 @@ def _owed(state: GameState) -> dict[str, str]:
     return {d.seat: d.kind for d in state.decisions(options=False)}
 
 
-def _owed_anew(lines: list[str], before: dict[str, str], after: dict[str, str]) -> set[str]:
+def _per_order(state: GameState) -> frozenset[str]:
+    """The game's kinds of decision of one order each (`DecisionKind.per_order`)."""
+    return frozenset(kind.name for kind in get_game(state.game).decision_kinds if kind.per_order)
+
+
+def _owed_anew(lines: list[str], before: dict[str, str], after: dict[str, str],
+               per_order: frozenset[str] = frozenset()) -> set[str]:
     """Seats that answered in this advance and owe a new decision though they never stopped
-    owing one: the kind changed (the last to choose a power card develops first), or others
-    moved after them (a turn came round again).  A seat still settling its conflicts, with
-    nobody moving after it, owes the same decision: no second "your turn"."""
+    owing one: the kind changed (the last to choose a power card develops first), others
+    moved after them (a turn came round again), or the kind is one order each (a final turn's
+    second action).  A seat still settling its conflicts, with nobody moving after it, owes
+    the same decision: no second "your turn"."""
     last = {split_line(line)[0]: i for i, line in enumerate(lines)}
     return {seat for seat, i in last.items()
-            if seat in after and (before.get(seat) != after[seat] or i < len(lines) - 1)}
+            if seat in after and (before.get(seat) != after[seat] or i < len(lines) - 1 or after[seat] in per_order)}
 
 
 class _Run:

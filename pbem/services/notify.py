@@ -6,22 +6,25 @@ so a notification exists exactly when that change was committed.
   missed deadlines, the host's controls, replacements, queued turns refused): keyed per game,
   event and recipient's seat, with the seat's reply address.
 - "turn" (`queue_turn_mail`): a person who newly owes a decision (and wants turn mails) is
-  told which one.  After a backlog only the newest turn mail of a game goes out (delivery
+  told which one, with what they need to decide it (the game's `turn_text`: the board, their
+  hand, their choices), so one reply can answer it.  After a backlog only the newest turn mail of a game goes out (delivery
   withholds the older ones).
 - "result" (`queue_result_mail`): when the game ends, every person in it (who wants results)
   gets the result.
 
-Mails are built from public facts (the kind of decision, the published result), never from
-the full state.  What an advance owes its players is in pbem/services/announce.py; richer
+Mails are built from public facts (the kind of decision, the published result) and the
+reader's own view, never from the full state.  What an advance owes its players is in pbem/services/announce.py; richer
 turn reports and age reports are rendered elsewhere (pbem/services/report_mail.py); the
 outbox is delivered by its own worker.
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from pbem.games import presentation
 from pbem.models import Game, Seat, User
 from pbem.outbox.delivery import PREFERENCES
 from pbem.outbox.messages import queued, send_mail
@@ -30,7 +33,12 @@ from pbem.services import kinds, links, moves_mail
 from pbem.services.clock import clock_text
 from pbem.services.links import base_url
 from pbem.services.policy import policy_of
+from pbem.services.state import player_names
 from pbem.timezones import when
+
+log = logging.getLogger(__name__)
+
+MAX_POSITION = 8000  # characters of the position in a turn mail: a long board is cut, at a line
 
 
 def mail_user(session: Session, user: User | None, subject: str, body: str, *, topic: str,
@@ -55,8 +63,9 @@ def turn_subject(game: Game) -> str:
 
 
 def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: int | None = None) -> None:
-    """The plain "your turn" mail of a seat that owes a decision in `state` (nothing if it owes
-    none or its person wants no turn mails); one per seat and moment `seq` (the order-log
+    """The "your turn" mail of a seat that owes a decision in `state` (nothing if it owes
+    none or its person wants no turn mails): what is asked, the clock, what the reader needs
+    to decide (`position_text`), how to answer; one per seat and moment `seq` (the order-log
     length, by default `state`'s).  Also the fallback of a report mail that failed to render."""
     user = seat.user
     address = user.primary_address if user is not None else None
@@ -70,12 +79,29 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     clock = policy_of(game).clock
     timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
         if clock is not None and seat.deadline_at is not None else ""
+    position = position_text(game, state, seat)
     # Replies go to the seat's own token address; one mail per seat and decision.
     send_mail(session, address, turn_subject(game),
-              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\n{timing}Open the game:\n{url}\n\n"
-              f"Or reply to this mail with your orders, one per line (send HELP for help).\n"
+              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\n{timing}"
+              + (f"{position}\n\n" if position else "")
+              + "Reply to this mail with your orders, one per line (send HELP for help), "
+              f"or open the game:\n{url}\n"
               + moves_mail.since_last_turn(session, game, state, seat),
               topic="turn", reply_to=seat_reply_address(session, seat), key=key)
+
+
+def position_text(game: Game, state: Any, seat: Seat) -> str:
+    """What the seat's reader needs to decide, from its own view (the game's `turn_text`),
+    cut to MAX_POSITION characters.  A presentation that fails leaves it out: the turn mail
+    is every other mail's fallback and must go out."""
+    try:
+        text = presentation(game.kind).turn_text(state, state.view(seat.name), player_names(game)).strip("\n")
+    except Exception as error:  # noqa: BLE001 - the class only: a message could quote the hand
+        log.error("game %s: the %s seat's turn text failed (%s)", game.id, seat.name, type(error).__name__)
+        return ""
+    if len(text) <= MAX_POSITION:
+        return text
+    return text[:text.rfind("\n", 0, MAX_POSITION)] + "\n(The rest is on the game page.)"
 
 
 def mail_seat(session: Session, game: Game, user: User | None, event: str, subject: str, body: str, *,

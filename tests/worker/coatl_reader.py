@@ -1,5 +1,6 @@
-"""A person who plays Cóatl from the words of its mails alone: the answers to STATUS, BOARD
-and HAND (pbem/games/coatl/text.py), never the database nor the engine.
+"""A person who plays Cóatl from the words of its turn mails alone (a turn mail, or a report
+that says it is their turn): the position each holds, BOARD and HAND as those commands would
+answer and what they may do now (pbem/games/coatl/text.py), never the database nor the engine.
 
 Their simple strategy, one action at a time: complete a cóatl from the pieces on their board
 when one meets a prophecy in their hand; otherwise take pieces (a head, a tail, then bodies)
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 
 LETTERS = {"yellow": "Y", "red": "R", "black": "K", "green": "G", "blue": "B"}
 KINDS = ("head", "tail", "body")
-BOARD_ROOM = 8  # a player board holds 8 pieces (the rule book; HAND and BOARD show what is on it)
+BOARD_ROOM = 8  # a player board holds 8 pieces (the rule book; the turn mail shows what is on it)
 HAND_ROOM = 5
 
 
@@ -48,7 +49,7 @@ class Temple:
 
 @dataclass
 class Position:
-    """What one round of STATUS, BOARD and HAND answers told."""
+    """What one turn mail told."""
     asked: str  # the kind asked of the reader: "keep", "turn", "" (nothing)
     actions: int  # actions left to the reader now
     supply: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # kind -> space -> letters
@@ -139,18 +140,25 @@ def _section(text: str, title: str) -> list[str]:
     return [] if found == ["  none"] else found
 
 
-def read(name: str, status: str, board: str, hand: str) -> Position:
-    """What the answers to STATUS, BOARD and HAND tell the person called `name`."""
+def read(name: str, mail: str) -> Position:
+    """What the turn mail `mail` (its text) tells the person called `name`."""
     asked = ""
-    if "Waiting for: you (choose the prophecies you keep)" in status:
+    if "your turn to choose the prophecies you keep" in mail.lower():
         asked = "keep"
-    elif "Waiting for: you (play your turn)" in status:
+    elif "your turn to take an action" in mail.lower():
         asked = "turn"
+    if "Supply board:" not in mail:
+        raise Unreadable("the turn mail does not show the supply board")
+    board = mail[mail.index("Supply board:"):]
+    titles = [board.find(title) for title in ("\nYour draw, to keep", "\nYour prophecies:") if title in board]
+    if not titles:
+        raise Unreadable("the turn mail does not show the reader's prophecies")
+    board, hand = board[:min(titles)], board[min(titles) + 1:]
     position = Position(asked=asked, actions=1)
     for kind in ("head", "tail", "body"):
         found = re.search(rf"^  {kind}: (.*)$", board, re.M)
         if not found:
-            raise Unreadable(f"the BOARD answer lists no {kind} spaces")
+            raise Unreadable(f"the turn mail lists no {kind} spaces")
         spaces = {}
         for space in found[1].split(", "):
             number, _, pieces = space.partition(" ")
@@ -168,11 +176,11 @@ def read(name: str, status: str, board: str, hand: str) -> Position:
 
 
 def _seat(position: Position, board: str, name: str) -> Position:
-    """The reader's own seat in the BOARD answer: its board, cóatls and actions left."""
+    """The reader's own seat in the board part of the mail: its board, cóatls and actions left."""
     lines = board.splitlines()
     at = next((i for i, line in enumerate(lines) if line.startswith(f"{name} (")), None)
     if at is None:
-        raise Unreadable(f"the BOARD answer has no line for {name}")
+        raise Unreadable(f"the turn mail has no line for {name}")
     if match := re.search(r"to play(?: \((\d+) actions left\))?\.$", lines[at]):
         position.actions = int(match[1] or 1)
     for line in lines[at + 1:]:
@@ -184,7 +192,7 @@ def _seat(position: Position, board: str, name: str) -> Position:
         elif line.startswith("  cóatl "):
             position.coatls += 1
     if not position.board:
-        raise Unreadable(f"the BOARD answer does not show {name}'s player board")
+        raise Unreadable(f"the turn mail does not show {name}'s player board")
     return position
 
 

@@ -3,9 +3,10 @@ starts the game, the SMTP gateway (`pbem smtpd`) stores each mail and hands it t
 `celery worker` (PBEM_ADVANCE=queue, no eager mode), which carries it out, advances the game
 (the bot's turns) and delivers every mail over SMTP to a real sink.
 
-Ana plays from her mail client alone.  Each "your turn" mail she gets she answers with
-STATUS, BOARD and HAND (a turn mail says whose turn it is, not the position); from those
-answers' words (tests/worker/coatl_reader.py) she decides her action and replies with it.
+Ana plays from her mail client alone, one mail per turn: each "your turn" mail she gets (a
+turn mail, or a report that says it is her turn) holds the position, her hand and what she
+may do now; from its words alone (tests/worker/coatl_reader.py) she decides her action and
+replies with it, asking nothing first (no STATUS, BOARD or HAND).
 Every reply is what a mail client writes: "Re:" subject, In-Reply-To and References, her
 words on top, a signature, the quoted mail below an attribution line."""
 from __future__ import annotations
@@ -41,7 +42,6 @@ SEED = 27  # a short game (16 turns of Ana's): the bot completes a third cóatl,
 # actions (one mail: her third cóatl, then "take head 1"), the bot keeps its secret temple
 NAME, ADDRESS = "Ana", "ana@example.org"
 SIGNATURE = "Thanks!\nAna\n\n-- \nAna Example\nSent from my phone"
-ASK = "STATUS\nBOARD\nHAND"
 WAIT = 120  # seconds: a loaded 2-core machine renders reports and runs the bot meanwhile
 
 
@@ -96,13 +96,6 @@ class MailClient:
         [answer] = wait_until(lambda: self.sink.replies_to(message_id), WAIT, f"the answer to {text!r}")
         self.seen.add(answer["Message-ID"])
         return answer, body(answer)
-
-
-def split_answer(answer: str) -> tuple[str, str, str]:
-    """STATUS, BOARD and HAND of one answer (each is a block of the answer, in that order)."""
-    status, _, rest = answer.partition("\nBoard of ")
-    start = min(rest.find(title) for title in ("\nYour draw, to keep", "\nYour prophecies:") if title in rest)
-    return status, "Board of " + rest[:start], rest[start + 1:]
 
 
 def echo(accepted: str) -> list[str]:
@@ -176,15 +169,16 @@ def test_one_seat_plays_a_whole_coatl_game_by_mail(app, session, make_user, work
             final = mail
             break
         turn_mails.append(mail)
-        answer, asked = client.reply(mail, ASK)
-        answers.append(asked)
         length = logged(session, game_id)  # nothing moves while the game waits for Ana
-        position = reader.read(NAME, *split_answer(asked))
-        assert position.asked, f"a turn mail came, but STATUS asks nothing of Ana:\n{asked}"
+        words = mail.get_body(("plain",)).get_content().replace("\r\n", "\n")
+        position = reader.read(NAME, words)
+        assert position.asked, f"a turn mail came, but it asks nothing of Ana:\n{words}"
+        if position.actions == 2:  # her final turn: the mail says both actions may go in one reply
+            assert "This final turn has 2 actions: write them all in one reply" in words, words
         text = reader.keep(position) if position.asked == "keep" else reader.turn(position)
-        _, accepted = client.reply(answer, text)  # she answers the answer she read
+        _, accepted = client.reply(mail, text)  # her orders answer the turn mail itself
         answers.append(accepted)
-        moments.append((length, [mail_words(mail), asked, accepted]))
+        moments.append((length, [mail_words(mail), accepted]))
         assert accepted.startswith(f"Accepted for {NAME} ({seat_name}) in game {game_id}"), accepted
         echoed = echo(accepted)  # as stored: canonical words ("add red body to 1" for "add red to 1")
         assert len(echoed) == len(text.splitlines()), (text, accepted)
@@ -212,9 +206,9 @@ def test_one_seat_plays_a_whole_coatl_game_by_mail(app, session, make_user, work
     assert sorted(row.message_id for row in rows) == sorted(client.sent)
     assert {(row.status, row.reason) for row in rows} == {("processed", "ok")}
 
-    # She got a turn mail for each of her turns (one per mail of orders), and the final report:
-    # text, HTML and the PDF, replying to which still reaches her seat.
-    assert len(turn_mails) == len(client.sent) // 2 >= 10
+    # She got a turn mail for each of her turns and sent one mail of orders to each, nothing
+    # else; then the final report: text, HTML and the PDF, replying to which still reaches her seat.
+    assert len(turn_mails) == len(client.sent) >= 10
     kinds = [part.get_content_type() for part in final.walk()]
     assert "text/plain" in kinds and "text/html" in kinds, kinds
     [pdf] = [part for part in final.walk() if part.get_content_type() == "application/pdf"]

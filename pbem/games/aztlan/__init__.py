@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from engine.aztlan.cards import AGES
 from engine.aztlan.data import names as packaged_names
 from engine.aztlan.orders import Turn
-from engine.aztlan.state import CHOOSING, DEVELOPMENT
+from engine.aztlan.state import CHOOSING, DEVELOPMENT, SCORING
 from engine.core import Option, OrderError, State
 from pbem.games import Presentation
 from pbem.games.aztlan import forms, pages, report, rules, sentences, text
@@ -62,6 +62,15 @@ class Aztlan(Presentation):
 
     def hand_text(self, view: Mapping[str, Any]) -> str:
         return text.hand_text(view)
+
+    def turn_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        # Concise (notices carry the pictures): the hand and the choices, the territories
+        # left out of the choices since a development turn may name any; the board only for
+        # the decisions that name territories.
+        parts = [text.hand_text(view), self.options_text(view, leave_out=frozenset({"place"}))]
+        if view.get("phase") not in (CHOOSING, SCORING):
+            parts.insert(0, "The board:\n" + text.board_text(state, view, names))
+        return "\n\n".join(part for part in parts if part)
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         return pages.page_context(state, view)

@@ -1,6 +1,6 @@
-"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers,
-the game page's position and decision forms and the reports, all from the reader's view
-(engine/coatl/views.py)."""
+"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers and
+the turn mail's position, the game page's position and decision forms and the reports, all from
+the reader's view (engine/coatl/views.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -41,6 +41,12 @@ class CoatlPresentation(Presentation):
 
     def hand_text(self, view: Mapping[str, Any]) -> str:
         return text.hand_text(view)
+
+    def turn_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        # BOARD and HAND in full (a turn needs the supply, the row and the reader's cards), then
+        # what the reader may do now.
+        return "\n\n".join(part for part in (text.board_text(view, names), text.hand_text(view),
+                                               text.choices_text(view)) if part)
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         return pages.page_context(view)

@@ -120,7 +120,8 @@ def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     lines += [f"  {temple_words(card)}" for card in view.get("commons") or []] or ["  none"]
     for seat in view.get("seats") or []:
         name = str(seat.get("seat", ""))
-        facts = [f"{seat.get('points', 0)} points", f"{seat.get('hand_size', 0)} prophecies in hand",
+        facts = [f"{seat.get('points', 0)} points",
+                 _plural(seat.get("hand_size", 0), "prophecy", "prophecies") + " in hand",
                  "tokens " + (", ".join(seat.get("tokens") or []) or "none")]
         if view.get("turn") == name:  # a final turn may hold two actions: say so, one mail can carry both
             left = view.get("actions_left") or 1
@@ -176,3 +177,44 @@ def hand_text(view: Mapping[str, Any]) -> str:
 def view_committed(view: Mapping[str, Any], seat: Any) -> list[int]:
     """The temples the seat took face up (Priest Commitment), from the seats' public part."""
     return next((list(s.get("committed") or []) for s in view.get("seats") or [] if s.get("seat") == seat), [])
+
+
+# The Sacrifice tokens as their orders say them (docs/orders.md).
+SACRIFICES = {"pick": "pick head|tail|body", "future": "future", "commit": "commit T (a face-up temple)"}
+
+
+def choices_text(view: Mapping[str, Any]) -> str:
+    """What the reader may do now, from the options of the decision they owe (their own view's
+    `me.decisions`): the spaces they may take, the prophecies they may choose, their tokens;
+    in a final turn of two actions, that both may go in one reply.  "" when nothing is owed."""
+    owed = ((view.get("me") or {}).get("decisions") or [{}])[0]
+    kind, options = owed.get("kind"), owed.get("options") or {}
+    if kind == "keep":
+        return (f"You may keep up to {options.get('keep_at_most', 3)} of your draw "
+                f"({_numbers(options.get('dealt'))}): 'keep N ...' or 'keep none'.")
+    if kind == "choose":
+        return "See the Future: " + _choosing(options) + " You may first give up cards: 'discard N ...; choose ...'."
+    if kind != "turn":
+        return ""
+    spaces = "; ".join(f"{space} {_numbers(numbers)}" for space, numbers in (options.get("take") or {}).items()
+                       if numbers)
+    lines = ["Your action now, one of:",
+             f"  take: {spaces}" if spaces else "  take: nothing fits on your board",
+             f"  choose: {_choosing(options.get('choose') or {})}",
+             "  an assembly from your board (new, add, fulfil, complete), or pass"]
+    if options.get("sacrifice"):
+        lines.append("  " + ", ".join(f"sacrifice {SACRIFICES.get(token, token)}" for token in options["sacrifice"]))
+    left = view.get("actions_left") or 1
+    if left > 1:
+        lines.append(f"This final turn has {left} actions: write them all in one reply, one per line, "
+                     "or one now and you will be asked for the next.")
+    return "\n".join(lines)
+
+
+def _choosing(options: Mapping[str, Any]) -> str:
+    """The Choose action's room: the face-up cards and the deck, and the room in the hand."""
+    room = options.get("hand_room", 0)
+    if room <= 0:
+        return "no room in your hand."
+    deck = f" and/or from the deck ({options['deck']} cards)" if options.get("deck") else ""
+    return f"face-up {_numbers(options.get('row'))}{deck}, up to {_plural(room, 'card', 'cards')} (the room in your hand)."
