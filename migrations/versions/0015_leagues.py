@@ -107,6 +107,7 @@ def upgrade() -> None:
         sa.Column('number', sa.Integer(), nullable=False),
         sa.Column('game_id', sa.Integer(), nullable=False),
         sa.Column('seats', sa.JSON(), nullable=False),
+        sa.Column('forfeits', sa.JSON(), nullable=True),
         _when('forced_at'),
         sa.ForeignKeyConstraint(['round_id'], ['league_rounds.id'], name=op.f('fk_league_tables_round_id_league_rounds'),
                                 ondelete='CASCADE'),

@@ -124,7 +124,7 @@ class LeagueRound(db.Model):
 
 class LeagueTable(db.Model):
     """A round's game: who sat where (member ids in seat order, None for a bot seat; seat
-    i is the game's seat at position i) and whether the round's hard date handed its
+    i is the game's seat at position i), who forfeited it, and whether the round's hard date handed its
     unfinished seats to the game's stand-in bot (`forced_at`)."""
 
     __tablename__ = "league_tables"
@@ -134,6 +134,8 @@ class LeagueTable(db.Model):
     number: Mapped[int]
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     seats: Mapped[list[int | None]] = mapped_column(JSON)
+    # Members who withdrew while the game ran, under the "forfeit" rule: placed last.
+    forfeits: Mapped[list[int] | None] = mapped_column(JSON)
     forced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     round: Mapped[LeagueRound] = relationship(back_populates="tables")

@@ -29,3 +29,7 @@ def game(base_url: str, game_id: int) -> str:
 
 def profile(base_url: str) -> str:
     return f"{base_url}/profile"
+
+
+def league(base_url: str, league_id: int) -> str:
+    return f"{base_url}/leagues/{league_id}"
