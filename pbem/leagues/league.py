@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from pbem.leagues.interim_pure import scoring
+from pbem.leagues import scoring
 from pbem.leagues.models import League, LeagueMember, LeagueOrganiser, LeagueRound
 from pbem.models import TITLE_MAX, User, now
 from pbem.services import lobby

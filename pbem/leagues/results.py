@@ -17,10 +17,11 @@ from typing import Any, Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pbem.leagues.interim_pure import ratings, scoring
+from pbem.leagues import ratings, scoring
 from pbem.leagues.league import organised
+from pbem.leagues.members import ENTRANT_REASON, WITHDRAWN_REASON
 from pbem.leagues.models import League, LeagueCorrection, LeagueMember, LeagueRound, LeagueTable, REASON_MAX
-from pbem.models import Game, User
+from pbem.models import Game, GameEvent, OrderLogEntry, User
 from pbem.services.errors import Conflict, Invalid, NotFound
 from pbem.services.locking import unit_of_work
 from pbem.text import clean_text
@@ -169,9 +170,56 @@ def correct(session: Session, league_id: int, table_id: int, organiser: User, ac
 
 # ---- ratings ----------------------------------------------------------------------------
 
+OWN = ("player", "default")  # order-log lines a seat's person answers for (a missed turn's default too)
+
+
+def _seat_decisions(session: Session, game: Game) -> dict[str, Any]:
+    """Per seat name: its order-log lines' (seq, by) and when a replacement took it over."""
+    lines: dict[str, list[tuple[int, str]]] = {}
+    for seq, seat, by in session.execute(select(OrderLogEntry.seq, OrderLogEntry.seat, OrderLogEntry.by)
+                                         .where(OrderLogEntry.game_id == game.id)):
+        lines.setdefault(seat, []).append((seq, by))
+    takeovers = {seat: seq or 0 for seat, seq in session.execute(
+        select(GameEvent.seat, GameEvent.decision_seq).where(GameEvent.game_id == game.id,
+                                                              GameEvent.type == "takeover"))}
+    return {"lines": lines, "takeovers": takeovers}
+
+
+def _previous_holder(table: LeagueTable | None, position: int) -> str | None:
+    """The member a league replacement took the seat over from (a user id as text)."""
+    if table is None or table.seats[position] is None:
+        return None
+    successor = table.seats[position]
+    before = next((m for m in table.round.league.members if m.replaced_by_id == successor), None)
+    return str(before.user_id) if before is not None else None
+
+
+def _rated_seats(game: Game, table: LeagueTable | None, places: dict[int, int], known: dict[str, Any]) -> list[Any]:
+    """Every seat of the game as the seat rule reads it (pbem.leagues.ratings.rated_game)."""
+    seats = []
+    for seat in sorted(game.seats, key=lambda s: s.position):
+        mine = known["lines"].get(seat.name, [])
+        total, place = len(mine), places[seat.position]
+        if seat.user_id is None or seat.bot is not None or (table is not None and table.seats[seat.position] is None):
+            seats.append(ratings.Seat(place=place, decisions={}, total=total))
+            continue
+        person = str(seat.user_id)
+        own = [(seq, by) for seq, by in mine if by in OWN or seat.stand_in_reason == ENTRANT_REASON]
+        decisions: dict[str, int] = {}
+        came_in = known["takeovers"].get(seat.name)
+        previous = _previous_holder(table, seat.position) if came_in is not None else None
+        if previous is not None:
+            decisions[previous] = sum(seq <= came_in for seq, _ in own)
+            own = [(seq, by) for seq, by in own if seq > came_in]
+        decisions[person] = len(own)
+        holder = None if seat.stand_in_reason == WITHDRAWN_REASON else person  # who left is rated last
+        seats.append(ratings.Seat(place=place, decisions=decisions, total=total, holder=holder))
+    return seats
+
+
 def rated_games(session: Session, kind: str) -> list[Any]:
-    """Every finished rated game of the kind as ratings.RatedGame, in the order they ended:
-    the places of the seats people held (user ids), bots left out."""
+    """Every finished rated game of the kind as ratings.RatedGame, in the order they ended,
+    by the seat rule (docs/leagues.md, "Ratings"): people by user id, bots not rated."""
     games = list(session.scalars(select(Game).where(Game.kind == kind, Game.rated.is_(True),
                                                     Game.status == Game.FINISHED)
                                  .order_by(Game.finished_at, Game.id)))
@@ -179,19 +227,18 @@ def rated_games(session: Session, kind: str) -> list[Any]:
         LeagueTable.game_id.in_([g.id for g in games])))} if games else {}
     out = []
     for game in games:
-        people = {seat.position: seat for seat in game.seats if seat.user_id is not None and seat.bot is None}
         table = tables.get(game.id)
         if table is not None:
             found = outcome(table, game)
             if found is None or found.void:
                 continue
-            places = {str(seat.user_id): found.places[found.keys[position]] for position, seat in people.items()}
+            places = {i: found.places[key] for i, key in enumerate(found.keys)}
         else:
             result = game.result or {}
             given = result.get("places") or {name: i for i, name in enumerate(result.get("ranking", []), start=1)}
-            places = {str(seat.user_id): int(given[seat.name]) for seat in people.values() if seat.name in given}
-        if len(places) >= 2:
-            out.append(ratings.RatedGame(key=str(game.id), places=places))
+            places = {seat.position: int(given[seat.name]) for seat in game.seats}
+        out.append(ratings.rated_game(str(game.id), _rated_seats(game, table, places,
+                                                                 _seat_decisions(session, game))))
     return out
 
 
