@@ -31,9 +31,9 @@ from pbem.leagues.interim_pure import seating
 from pbem.leagues.league import active_members, current_rounds, get_league, host_of, is_organiser, organised
 from pbem.leagues.members import ENTRANT_REASON
 from pbem.leagues.models import League, LeagueRound, LeagueTable
-from pbem.models import Game, User
+from pbem.models import Game, Seat, User
 from pbem.services import game_over, lobby
-from pbem.services.dispatch import LEAGUE_CHECK_TASK, advance_mode, request_advance
+from pbem.services.dispatch import LEAGUE_CHECK_TASK, STALL_GRACE, advance_mode, request_advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, ServiceError
 from pbem.services.events import log_event
 from pbem.services.locking import lock_game, unit_of_work
@@ -202,9 +202,12 @@ def _create_tables(session: Session, league: League, row: LeagueRound) -> None:
             title=table_title(league, row, number), game=league.kind, players=len(seats), setup=dict(league.setup),
             options=dict(league.options), deadlines=dict(league.deadline_policy), seed=_game_seed(league, row, number),
             rated=league.rated), [_occupant(league, held) for held in seats])
-        row.tables.append(LeagueTable(number=number, game_id=game.id, seats=list(seats)))
+        game_id = game.id
+        row.tables.append(LeagueTable(number=number, game_id=game_id, seats=list(seats)))
         lobby.start_game(session, game, in_order=True)  # commits the game and its table together
-        request_advance(session, game.id)  # bots may owe the first decisions
+        # Bots may owe the first decisions.  Asked before anything loads again (which would
+        # open a transaction and hold the task until a commit that may never come).
+        request_advance(session, game_id)
 
 
 # ---- ending --------------------------------------------------------------------------------
@@ -268,9 +271,10 @@ def force_round(session: Session, round_id: int, at: datetime) -> list[int]:
         log_event(session, game, "round-end", f"the league round's hard date passed: the {bot} bot finishes "
                   f"the game for {', '.join(handed) or 'nobody'}", at)
         table.forced_at = at
+        game_id = game.id
         session.commit()
-        request_advance(session, game.id)
-        forced.append(game.id)
+        request_advance(session, game_id)  # before anything loads again (see _create_tables)
+        forced.append(game_id)
     return forced
 
 
@@ -286,6 +290,8 @@ def tick(session: Session, now: datetime) -> dict[str, list[int]]:
         report["forced"] += force_round(session, round_id, now)
     running = list(session.scalars(select(LeagueRound.id).where(LeagueRound.state == LeagueRound.RUNNING)))
     session.rollback()
+    for game_id in _unattended(session, now):
+        request_advance(session, game_id)
     for round_id in running:
         if check_round(session, round_id, now):
             report["ended"].append(round_id)
@@ -295,6 +301,18 @@ def tick(session: Session, now: datetime) -> dict[str, list[int]]:
         except ServiceError:
             session.rollback()  # too few members yet: tried again next tick
     return report
+
+
+def _unattended(session: Session, now: datetime) -> list[int]:
+    """Running games of running rounds that wait for nobody and have not moved for a
+    while: their advance was lost (a broker restart), so they are asked for again."""
+    waiting = select(Seat.game_id).where(Seat.waiting.is_(True))
+    ids = list(session.scalars(
+        select(Game.id).join(LeagueTable, LeagueTable.game_id == Game.id).join(LeagueRound)
+        .where(LeagueRound.state == LeagueRound.RUNNING, Game.status == Game.ACTIVE,
+               Game.updated_at < now - STALL_GRACE, Game.id.not_in(waiting))))
+    session.rollback()
+    return ids
 
 
 def _waiting_leagues(session: Session, now: datetime) -> list[int]:
