@@ -31,7 +31,7 @@ def league_state(session: Session, league_id: int) -> tuple[str, int]:
     return status, finished
 
 
-def test_a_league_of_32_bots_plays_three_rounds_through_the_workers(app: Flask, session: Session, workers: Any):
+def test_a_league_of_32_bots_plays_three_rounds_through_the_workers(app: Flask, session: Session, workers: Any) -> None:
     workers.start(concurrency=2)
     with app.app_context():  # PBEM_ADVANCE=queue: the first advances go to the workers
         league_id = simulate.set_up(db.session(), "aztlan", PLAYERS, ROUNDS, "worker-test",
@@ -51,3 +51,6 @@ def test_a_league_of_32_bots_plays_three_rounds_through_the_workers(app: Flask, 
     assert sum(row.standing.points for row in standing) == ROUNDS * (PLAYERS // 4) * 6  # 3 + 2 + 1 + 0 a table
     report = simulate.report(session, league_id)
     assert report["finished"] and all(row["mu"] is not None for row in report["standings"])
+    page = app.test_client().get(f"/leagues/{league_id}/standings")
+    assert page.status_code == 200 and page.text.count("<tr>") == 1 + PLAYERS
+    assert all(row["player"] in page.text for row in report["standings"])
