@@ -22,21 +22,12 @@ from pbem.leagues.models import League
 from pbem.models import now
 from pbem.services.accounts import normalize_address, owner_of
 from pbem.services.errors import Invalid, NotFound, ServiceError
-from pbem.web import back, current_user, login_required, signed_in
+from pbem.web import back, current_user, form_int, login_required, signed_in
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
 
 SORTS = {"place": None, "player": "player", "points": "points", "games": "games", "wins": "wins",
          "rating": "ordinal"}
-
-
-def _int(value: str | None, name: str, default: int | None = None) -> int | None:
-    value = (value or "").strip()
-    if not value:
-        return default
-    if not value.isdigit() or len(value) > 6:
-        raise Invalid(f"{name} must be a whole number")
-    return int(value)
 
 
 def _date(value: str | None) -> datetime | None:
@@ -70,9 +61,9 @@ def new() -> Any:
     form = request.form
     try:
         league = create_league(db.session(), signed_in(), NewLeague(
-            name=form.get("name", ""), game=form.get("game") or None, table_size=_int(form.get("table_size"), "seats", 4),
-            rounds=_int(form.get("rounds"), "rounds", 3), round_days=_int(form.get("round_days"), "days", 28),
-            scoring=form.get("scoring", "rank"), rated=bool(form.get("rated")), cap=_int(form.get("cap"), "the cap"),
+            name=form.get("name", ""), game=form.get("game") or None, table_size=form_int(form.get("table_size"), "seats", 4),
+            rounds=form_int(form.get("rounds"), "rounds", 3), round_days=form_int(form.get("round_days"), "days", 28),
+            scoring=form.get("scoring", "rank"), rated=bool(form.get("rated")), cap=form_int(form.get("cap"), "the cap"),
             registration_closes_at=_date(form.get("closes")), withdrawal=form.get("withdrawal", "forfeit")))
     except Invalid as error:
         return render_template("leagues/new.html", form=form, error=error.message, **_new_form()), 422
@@ -105,7 +96,7 @@ def page(league_id: int) -> Any:
 @bp.get("/<int:league_id>/standings")
 def standings(league_id: int) -> Any:
     league = _league(league_id)
-    upto = _int(request.args.get("round"), "round")
+    upto = form_int(request.args.get("round"), "round")
     rows = results.rows_as_data(results.standings(db.session(), league, upto=upto),
                                 results.member_ratings(db.session(), league))
     sort = request.args.get("sort", "place")
@@ -179,7 +170,7 @@ def register(league_id: int) -> Any:
 @login_required
 def withdraw(league_id: int) -> Any:
     league = _league(league_id)
-    member_id = _int(request.form.get("member"), "member")
+    member_id = form_int(request.form.get("member"), "member")
     if member_id is None:
         mine = next((m for m in league.members if m.user_id == signed_in().id), None)
         if mine is None:
