@@ -151,3 +151,49 @@ def test_a_withdrawn_members_running_games_are_forfeited(session, ana, bo):
     table = row.tables[0]
     assert table.game.status == Game.FINISHED and table.forfeits == [member.id]
     assert results.outcome(table, table.game).places == {entrant.key: 1, member.key: 2}
+
+
+def test_the_first_round_starts_by_itself_when_registration_closes(session, ana):
+    league = league_of(session, ana, registration_closes_at=T0 + timedelta(days=2), table_size=2)
+    bot_entrants(session, league, ana, 1)
+    assert rounds.tick(session, T0 + timedelta(days=3))["started"] == []  # one member: too few, tried again later
+    members.register(session, league.id, ana, T0)
+    report = rounds.tick(session, T0 + timedelta(days=3))
+    assert len(report["started"]) == 1
+    session.expire_all()
+    assert session.get(League, league.id).status == League.RUNNING
+
+
+def test_a_replacement_takes_over_the_running_seat_under_the_replace_rule(session, ana, bo):
+    league = league_of(session, ana, rounds=1, table_size=2, withdrawal="replace")
+    dee = make_user(session, "dee@example.com", "Dee")
+    for person in (bo, dee):
+        members.register(session, league.id, person, T0)
+    row = rounds.start_round(session, league.id, ana, T0)
+    member = next(m for m in row.league.members if m.user_id == bo.id)
+    members.withdraw(session, league.id, member.id, bo, T0)
+    game_id = row.tables[0].game_id
+    session.expire_all()
+    seat = next(s for s in session.get(Game, game_id).seats if s.user_id == bo.id)
+    assert seat.stand_in_reason == members.WITHDRAWN_REASON
+    assert session.get(Game, game_id).status == Game.ACTIVE  # Dee still owes her decisions
+    cy = make_user(session, "cy@example.com", "Cy")
+    successor = members.replace(session, league.id, member.id, ana, cy, T0)
+    session.expire_all()
+    seat = session.get(Seat, seat.id)
+    assert seat.user_id == cy.id and seat.stand_in is None
+    seats = session.get(LeagueRound, row.id).tables[0].seats
+    assert successor.id in seats and member.id not in seats  # the table counts for the replacement
+    assert session.get(LeagueMember, member.id).status == LeagueMember.REPLACED
+    with pytest.raises(Forbidden):
+        members.withdraw(session, league.id, successor.id, make_user(session, "eve@example.com", "Eve"), T0)
+
+
+def test_ordinary_games_are_casual_and_league_games_rated_unless_the_league_is_casual(session, ana):
+    from service_helpers import make_game
+    assert make_game(session, ana).rated is False
+    casual = league_of(session, ana, rounds=1, table_size=2, rated=False)
+    bot_entrants(session, casual, ana, 2)
+    row = rounds.start_round(session, casual.id, ana, T0)
+    assert row.tables[0].game.rated is False
+    assert results.rated_games(session, "duel") == []
