@@ -141,6 +141,21 @@ def override(session: Session, league_id: int, organiser: User, tables: Any) -> 
 
 # ---- starting ------------------------------------------------------------------------------
 
+@unit_of_work
+def new_season(session: Session, league_id: int, organiser: User) -> League:
+    """After a season's last round: the next season, its rounds from 1, open for registration
+    again (members stay; standings start afresh, ratings go on)."""
+    league = _lock_league(session, league_id)
+    if not is_organiser(league, organiser):
+        raise Forbidden("only the league's organisers can start a season")
+    if league.status != League.FINISHED:
+        raise Conflict("the season is not over yet")
+    league.season, league.status = league.season + 1, League.OPEN
+    league.registration_closes_at = None  # the organiser starts its first round
+    session.commit()
+    return league
+
+
 def _lock_league(session: Session, league_id: int) -> League:
     league = session.scalar(select(League).where(League.id == league_id).with_for_update()
                             .execution_options(populate_existing=True))

@@ -187,6 +187,13 @@ def start(league_id: int) -> Any:
     return back(_here(league_id), f"Round {row.number} started.")
 
 
+@bp.post("/<int:league_id>/season")
+@login_required
+def season(league_id: int) -> Any:
+    league = rounds.new_season(db.session(), league_id, signed_in())
+    return back(_here(league_id), f"Season {league.season} opened.")
+
+
 def _tables(text: str) -> list[list[int | None]]:
     """One table per line: member numbers in seat order, "-" for a bot seat."""
     tables = []

@@ -60,6 +60,14 @@ def test_a_league_of_bot_entrants_plays_its_season_and_ranks_everyone(session, a
     assert all(row.standing.games == 2 for row in standing)
     rated = results.member_ratings(session, league)
     assert all(rating is not None for rating in rated.values())
+    # A new season: rounds from 1 again, standings afresh, ratings kept.
+    rounds.new_season(session, league.id, ana)
+    again = rounds.start_round(session, league.id, ana, T0 + timedelta(days=30))
+    assert (again.season, again.number) == (2, 1)
+    session.expire_all()
+    league = session.get(League, league.id)
+    assert all(row.standing.games == 1 for row in results.standings(session, league))
+    assert len(results.standings(session, league, season=1)) == 8
 
 
 def test_the_organiser_alone_starts_rounds_and_sets_pairings(session, ana, bo):
