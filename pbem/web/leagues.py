@@ -153,6 +153,15 @@ def rating(league_id: int, member_id: int) -> Any:
                            chart=_chart(history), rules=get_game(league.kind))
 
 
+@bp.get("/ratings/<kind>")
+def leaderboard(kind: str) -> Any:
+    """Everyone rated in a game, by ordinal: every rated game of it, league or not."""
+    if kind not in games():
+        raise NotFound("there is no such game")
+    return render_template("leagues/leaderboard.html", rules=get_game(kind),
+                           board=results.leaderboard(db.session(), kind))
+
+
 # ---- forms --------------------------------------------------------------------------------
 
 def _here(league_id: int) -> str:

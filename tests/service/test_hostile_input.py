@@ -123,7 +123,7 @@ def world(app, session, monkeypatch):
     ids = {"game_id": running.id, "open_game_id": waiting.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
-           "league_id": league.id, "member_id": entrants[0].id, "table_id": played.tables[0].id,
+           "league_id": league.id, "member_id": entrants[0].id, "table_id": played.tables[0].id, "kind": "duel",
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}

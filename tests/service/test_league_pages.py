@@ -78,6 +78,9 @@ def test_standings_render_sort_print_and_export(app, client, session, ana):
     member = league.members[0]
     chart = client.get(f"/leagues/{league.id}/members/{member.id}/rating")
     assert chart.status_code == 200 and "<polyline" in chart.text
+    board = client.get("/leagues/ratings/duel")
+    assert board.status_code == 200 and board.text.count("<tr>") == 9
+    assert client.get("/leagues/ratings/nosuchgame").status_code == 404
 
 
 def test_the_api_answers_league_standings_and_pairings_without_the_seed(client, session, ana):
