@@ -4,11 +4,12 @@ Aztlán, the cost of one order.
 Everything runs in this one process, so on one core. Each figure is the median of
 several runs. Every game is played through the game contract alone (`engine.get_game`,
 its `random` bot, `engine.core.play_out`), one row per game and player count, named
-`engine.<game>.random_bot_games_<n>p`; the runs use different seeds, so each row has
-played `games_ended` distinct games to their end without an error (RUNS x GAMES, fewer for
-a game too slow to play that many in about GAME_SECONDS). To show where Aztlán's
-time goes, its games are replayed from their order objects (the engine alone, no bots),
-and from their text (parsing too).
+`engine.<game>.random_bot_games_<n>p`; the runs use different seeds, so each row plays
+RUNS x GAMES = 1,000 distinct games (what each game's issue asks to end without error) and
+reports `games_ended` and `errors`: games that raised (an illegal bot order, a rules error) or
+did not end, with the first one's seed and message. To show where Aztlán's time goes, its
+games are replayed from their order objects (the engine alone, no bots), and from their text
+(parsing too).
 """
 from __future__ import annotations
 
@@ -24,20 +25,40 @@ from engine.core import play_out
 RUNS = 5
 GAMES = 200
 WARM_GAMES = 5
-GAME_SECONDS = 20.0  # the time one game and player count may take, about
 
 
-def _play_game(name: str, players: int, first_seed: int, count: int = GAMES, keep: bool = False) -> list[Any]:
+class _Failures:
+    """The games of a row that failed, and the first failure."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    def add(self, seed: int, error: str) -> None:
+        self.count += 1
+        self.first = self.first or f"game {seed}: {error}"
+
+
+def _play_game(name: str, players: int, first_seed: int, count: int = GAMES, keep: bool = False,
+               failures: _Failures | None = None) -> list[Any]:
     """`count` whole random-bot games of a registered game, through the contract alone; each
     is dropped once finished (as a worker drops the game it advanced) unless `keep`: kept
-    games cost every later game the garbage collector's scans."""
+    games cost every later game the garbage collector's scans.  A game that raises or does not
+    end is counted in `failures`, or raises when there are none to count it in."""
     game = engine.get_game(name)
     states = []
     for seed in range(first_seed, first_seed + count):
-        state = game.new_game({"game": name, "players": game.seating(seed, players), "seed": seed})
-        play_out(state, [game.make_bot("random", f"{seed}:{i}") for i in range(players)])
-        if not state.is_over():
-            raise RuntimeError(f"{name} game {seed} did not end")
+        try:
+            state = game.new_game({"game": name, "players": game.seating(seed, players), "seed": seed})
+            play_out(state, [game.make_bot("random", f"{seed}:{i}") for i in range(players)])
+            if not state.is_over():
+                raise RuntimeError("the game did not end")
+            state.result()
+        except Exception as error:  # a bench row counts every failure rather than stopping at one
+            if failures is None:
+                raise RuntimeError(f"{name} game {seed}: {error}") from error
+            failures.add(seed, f"{type(error).__name__}: {error}")
+            continue
         if keep:
             states.append(state)
     return states
@@ -59,14 +80,14 @@ def run() -> list[dict[str, Any]]:
     GAME.new_game({"players": GAME.seating(0, 4), "seed": 0})  # load and cache the default board and edition first
     for name, game in engine.games().items():
         for players in range(game.max_players, game.min_players - 1, -1):
-            # Warm up (data files, caches) and learn a game's cost: a slow game plays fewer
-            # games a run, so that no row takes much more than GAME_SECONDS.
-            warm = _timed(lambda: _play_game(name, players, 10 ** 6, WARM_GAMES)) / WARM_GAMES
-            count = max(WARM_GAMES, min(GAMES, int(GAME_SECONDS / RUNS / max(warm, 1e-6))))
-            times = [_timed(lambda: _play_game(name, players, run * count, count)) for run in range(RUNS)]
+            _play_game(name, players, 10 ** 6, WARM_GAMES)  # data files, caches
+            failures = _Failures()
+            times = [_timed(lambda: _play_game(name, players, run * GAMES, GAMES, failures=failures))
+                     for run in range(RUNS)]
             rows.append({"name": f"engine.{name}.random_bot_games_{players}p",
-                         "value": round(count / statistics.median(times), 1), "unit": "games/s", "runs": RUNS,
-                         "games_per_run": count, "games_ended": RUNS * count,
+                         "value": round(GAMES / statistics.median(times), 1), "unit": "games/s", "runs": RUNS,
+                         "games_per_run": GAMES, "games_ended": RUNS * GAMES - failures.count,
+                         "errors": failures.count, "first_error": failures.first,
                          "target": 500 if (name, players) == ("aztlan", 4) else None})
     kept = statistics.median(_timed(lambda: _play(4, run * GAMES, keep=True)) for run in range(RUNS))
     rows.append({"name": "engine.aztlan.random_bot_games_4p_kept", "value": round(GAMES / kept, 1), "unit": "games/s",

@@ -20,14 +20,16 @@ def main() -> None:
 
 
 def _summary(state: State) -> dict[str, Any]:
-    """Each round's scoring per seat (under the game's name for its rounds, pluralised), and
-    the final result once the game is over."""
+    """Each scored round's scoring per seat (under the game's name for its rounds, pluralised),
+    and the final result once the game is over."""
     game = get_game(state.game)
+    # A game need not score every round: each scoring belongs to its scored milestone's round.
+    scored = [milestone.round for milestone in state.milestones() if milestone.scored]
     out: dict[str, Any] = {
         "game": state.game,
         "complete": state.is_over(),
         f"{game.round_name}s": [{game.round_name: number, "scores": scores}
-                                for number, scores in enumerate(state.scores_by_round(), start=1)],
+                                for number, scores in zip(scored, state.scores_by_round())],
     }
     if state.is_over():
         result = state.result()

@@ -67,6 +67,9 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PBEM_SIGNIN_LIMIT": os.environ.get("PBEM_SIGNIN_LIMIT", "5 per 15 minutes"),
         "PBEM_SIGNIN_IP_LIMIT": os.environ.get("PBEM_SIGNIN_IP_LIMIT", "30 per hour"),
         "PBEM_ORDER_LIMIT": os.environ.get("PBEM_ORDER_LIMIT", "60 per minute"),
+        # The game page learns of changes from its event stream (pbem/live.py); it also asks
+        # every this many seconds in case a proxy cuts the stream (0: never).
+        "PBEM_PAGE_POLL": int(os.environ.get("PBEM_PAGE_POLL", "60")),
         "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
         "MAX_CONTENT_LENGTH": 256 * 1024,
         # Workers (docs/workers.md).  "queue": an order that completes what a game waits for

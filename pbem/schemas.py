@@ -192,7 +192,11 @@ class ReceiptSchema(Schema):
     seat = fields.Str()
     orders = fields.List(fields.Str(), metadata={"description": "canonical text of the accepted orders"})
     pending = fields.List(fields.Str(), metadata={"description": "accepted but not applied yet"})
-    applied = fields.Bool()
+    applied = fields.Bool(metadata={"description": "every order was applied in this request"})
+    status = fields.Str(metadata={"description": "applied (in this request); queued (a worker applies it "
+                                                 "in a moment unless the game waits for others too); "
+                                                 "waiting (for other seats' decisions)",
+                                  "enum": ["applied", "queued", "waiting"]})
     message = fields.Str()
 
 
@@ -203,6 +207,8 @@ class GameViewSchema(Schema):
                                                "spectators); view.me holds your hand and decisions"})
     pending = fields.List(fields.Str(), metadata={"description": "your orders not applied yet"})
     submitted = fields.List(fields.Str(), metadata={"description": "waiting seats whose orders are in"})
+    stamp = fields.Str(metadata={"description": "what changes when the game does (also the ETag): "
+                                                "pass it back as `since` with `wait` to wait for the next change"})
 
 
 class EventSchema(Schema):

@@ -1,5 +1,5 @@
 """Cóatl's bots.  Each reads only its seat's view (public facts plus its own hand and temple
-cards) and checks its assemblies with the same Workshop the rules use.
+cards; `views.bot_view`, the parts of it they use) and checks its assemblies with the same Workshop the rules use.
 
 - `random`: any legal order, for tests.
 - `heuristic`: plans cóatls for the prophecies it holds and the temples it may fulfil: it
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Iterable
 
 from engine.coatl.assembly import Coatl, Rules, Workshop, coatl_from_json
@@ -17,6 +18,7 @@ from engine.coatl.components import KINDS
 from engine.coatl.orders import (Add, Assemble, Choose, Complete, Fulfil, Keep, New, Order, Sacrifice, Step,
                                  Take)
 from engine.coatl.requirements import COLOURS
+from engine.coatl.views import bot_view
 from engine.core import IllegalOrderError
 
 BEAM = 8  # candidate body sequences kept per length by the heuristic's search
@@ -26,17 +28,17 @@ class Seat:
     """What one seat knows, read from its view."""
 
     def __init__(self, state: Any, s: int):
-        view = state.view(state.seats[s])
+        view = bot_view(state, s)
         self.view = view
         self.rules: Rules = state.rules  # the components and options: public
         me = view["me"]
-        mine = view["seats"][s]
+        mine = view["seat"]
         self.kind = me["decisions"][0]["kind"]
         self.options = me["decisions"][0]["options"]
         self.hand: list[int] = me["hand"]
         self.temples: list[int] = me["temples"]
         self.dealt: list[int] = me["dealt"]
-        self.board = [(COLOURS[text.split()[0]], text.split()[1]) for text in mine["board"]]
+        self.board = [(COLOURS[colour], kind) for colour, kind in (text.split() for text in mine["board"])]
         self.coatls: list[Coatl] = [coatl_from_json(data) for data in mine["coatls"]]
         self.tokens: list[str] = mine["tokens"]
         self.commons: list[int] = view["commons"]
@@ -124,31 +126,35 @@ class RandomBot:
         for _ in range(rng.randint(0, 6)):
             candidates = _steps(shop)
             rng.shuffle(candidates)
+            before = shop.copy()  # to undo a step that closes a cóatl it cannot complete
             for step in candidates:
-                trial = _copy(shop)
                 try:
-                    trial.step(step)
-                    closing = _finish_random(trial, rng) if trial.awaiting is not None else []
+                    shop.step(step)  # an illegal step raises and changes nothing
                 except IllegalOrderError:
                     continue
-                shop = trial
+                try:
+                    closing = _finish_random(shop, rng) if shop.awaiting is not None else []
+                except IllegalOrderError:
+                    shop, before = before, before.copy()
+                    continue
                 steps += [step, *closing]
                 break
         return Assemble(tuple(steps))
 
 
-def _copy(shop: Workshop) -> Workshop:
-    return Workshop(shop.rules, shop.board, shop.hand, shop.temples, shop.commons, shop.coatls)
+# The candidate steps are few distinct values, made again at every decision: made once each.
+_new_step, _add_step, _fulfil_step = (lru_cache(maxsize=None)(kind) for kind in (New, Add, Fulfil))
 
 
 def _steps(shop: Workshop) -> list[Step]:
     """Candidate assembly steps (not all legal)."""
     pieces = sorted(set(shop.board))
-    found: list[Step] = [New(colour, kind) for colour, kind in pieces]
+    found: list[Step] = [_new_step(colour, kind) for colour, kind in pieces]
+    cards = sorted(set(shop.hand))
     for number in shop.unfinished():
-        found += [Add(colour, kind, number, front) for colour, kind in pieces
+        found += [_add_step(colour, kind, number, front) for colour, kind in pieces
                   for front in ((False, True) if kind == "body" else (False,))]
-        found += [Fulfil((card,), number) for card in sorted(set(shop.hand))]
+        found += [_fulfil_step((card,), number) for card in cards]
     return found
 
 
@@ -157,18 +163,19 @@ def _finish_random(shop: Workshop, rng: random.Random) -> list[Step]:
     number = shop.awaiting
     assert number is not None
     coatl = shop.coatls[number - 1]
+    letters, most = coatl.letters, shop.rules.limits["prophecies_per_coatl"]
     steps: list[Step] = []
     cards = sorted(set(shop.hand))
     rng.shuffle(cards)
     for card in cards:
-        if len(coatl.prophecies) >= shop.rules.limits["prophecies_per_coatl"]:
+        if len(coatl.prophecies) >= most:
             break
         if (not coatl.prophecies or rng.random() < 0.5) and card not in coatl.prophecies \
-                and shop.rules.satisfies(card, coatl.letters, True, True):
-            step = Fulfil((card,), number)
+                and shop.rules.satisfies(card, letters, True, True):
+            step = _fulfil_step((card,), number)
             shop.step(step)
             steps.append(step)
-    able = shop.able_temples(coatl.letters)
+    able = shop.able_temples(letters)
     temple = rng.choice(able) if able and (shop.rules.temple_if_able or rng.random() < 0.5) else None
     step = Complete(number, temple)
     shop.step(step)

@@ -76,7 +76,10 @@ class Temple:
         return sum(condition.times(pieces) > 0 for condition in self.conditions)
 
     def score(self, pieces: str) -> int:
-        met = self.met(pieces)
+        return self.points_for(self.met(pieces))
+
+    def points_for(self, met: int) -> int:
+        """The points for `met` conditions met."""
         return self.points[met - 1] if met else 0
 
 

@@ -99,7 +99,7 @@ def load_requirement(data: Any, where: str) -> Requirement:
     raise SetupError(f"{where}: unknown requirement {kind!r} (count, sequence, length, absent, equal)")
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=8192)  # a few games of answers: a bigger cache costs the garbage collector more than it saves
 def _times(requirement: Requirement, pieces: str, front_closed: bool, back_closed: bool) -> int:
     kind = requirement.kind
     if kind == "count":
@@ -111,7 +111,28 @@ def _times(requirement: Requirement, pieces: str, front_closed: bool, back_close
     if kind == "equal":
         a, b = (pieces.count(letter) for letter in requirement.letters)
         return int(a == b >= 1)
+    if not _enough(requirement.elements, pieces):
+        return 0
     return _occurrences(requirement.elements, pieces, front_closed, back_closed)
+
+
+@lru_cache(maxsize=None)
+def _needed(elements: tuple[Element, ...]) -> tuple[tuple[str, int], ...]:
+    """The fewest pieces of each colour one occurrence uses ("any" counts under "")."""
+    needed: dict[str, int] = {}
+    for element in elements:
+        if not element.absent:
+            key = element.letters or ""
+            needed[key] = needed.get(key, 0) + element.least
+    return tuple(needed.items())
+
+
+def _enough(elements: tuple[Element, ...], pieces: str) -> bool:
+    """Whether the cóatl has the pieces for one occurrence at all: most candidate cóatls do
+    not, and counting is far cheaper than matching."""
+    needed = _needed(elements)
+    return sum(count for _, count in needed) <= len(pieces) and all(
+        pieces.count(letter) >= count for letter, count in needed if letter)
 
 
 def _occurrences(elements: tuple[Element, ...], pieces: str, front_closed: bool, back_closed: bool) -> int:

@@ -97,7 +97,8 @@ class CoatlState:
         self.audiences: list[int] = []
         self.applied: list[tuple[int, Order]] = []
         self.completed_phases: list[Milestone] = []
-        self.final_scores: list[dict[str, Any]] = []
+        self.scores: list[dict[str, Any]] = []  # one entry per scored milestone (scores_by_round)
+        self.completions: list[tuple[int, int]] = []  # (seat, cóatl number) completed this round
         self.final: Result | None = None
         self._event(PUBLIC, "setup", row=list(self.row), commons=self.commons(),
                     dealt={self.seats[s]: len(p.dealt) for s, p in enumerate(self.players)})
@@ -200,8 +201,9 @@ class CoatlState:
         return list(self.completed_phases)
 
     def scores_by_round(self) -> list[dict[str, Any]]:
-        """Cóatl scores once, at the end: one entry then."""
-        return list(self.final_scores)
+        """One entry per scored milestone: each round of turns in which a cóatl was completed,
+        and the final scoring (docs/rules-coatl.md, "Reports")."""
+        return list(self.scores)
 
     def clone(self) -> "CoatlState":
         return copy.deepcopy(self, {id(self.setup): self.setup, id(self.rules): self.rules})
@@ -371,6 +373,7 @@ class CoatlState:
         player.committed = [t for t in player.committed if t in player.temples]
         self._event(PUBLIC, "assemble", seat=self.seats[s], steps=to_text(order))
         for done in shop.completions:
+            self.completions.append((s, done.number))
             self._event(PUBLIC, "complete", seat=self.seats[s], coatl=done.number, points=done.points,
                         temple=done.temple, prophecies=list(player.coatls[done.number - 1].prophecies))
         if shop.completions and len(player.completed) >= self.rules.limits["coatls"] and self.trigger is None:
@@ -450,16 +453,41 @@ class CoatlState:
         will take one final turn" (two actions later in turn order, one earlier); after an empty
         body supply, the round is played out and "then each player gets one final turn"."""
         self.completed_phases.append(Milestone(self.round, PLAY))
-        self.phase = FINAL
         self._event(PUBLIC, "final-turns", turns=[[self.seats[o], actions] for o, actions in turns])
         self.final_turns = turns[1:]
-        self._start_turn(*turns[0])
+        self._start_turn(*turns[0])  # may end a round played in the play phase: scored as such
+        self.phase = FINAL
 
     def _start_turn(self, s: int, actions: int) -> None:
         if s == 0 and self.started:
+            self._score_round()
             self.round += 1
         self.started = True
         self.turn, self.actions_left = s, actions
+
+    def _score_round(self) -> None:
+        """A round of turns is over: if a cóatl was completed in it, its points are news, so
+        the round is scored (a report by mail); a round where nothing scored is not."""
+        if self.completions:
+            self.scores.append(self._round_entry())
+            self.completed_phases.append(Milestone(self.round, self.phase, scored=True))
+
+    def _round_entry(self) -> dict[str, Any]:
+        """Each seat's points this round, its total so far and the cóatls it completed this
+        round, card by card (public: completions are announced)."""
+        entry = {}
+        for s, player in enumerate(self.players):
+            done = [{"coatl": number, **self._card_points(player.coatls[number - 1])}
+                    for seat, number in self.completions if seat == s]
+            entry[self.seats[s]] = {"points": sum(c["points"] for c in done), "total": self.tally(s)[0],
+                                    "coatls": done}
+        self.completions = []
+        return entry
+
+    def _card_points(self, coatl: Coatl) -> dict[str, Any]:
+        return {"letters": coatl.letters,
+                "prophecies": {str(card): self.rules.prophecy_points(card, coatl.letters) for card in coatl.prophecies},
+                "temple": coatl.temple, "points": coatl.points}
 
     def tally(self, s: int) -> tuple[int, int, int]:
         """(points, cards fulfilled by completed cóatls, best single cóatl)."""
@@ -480,16 +508,15 @@ class CoatlState:
         for s, player in enumerate(self.players):
             points, cards, best = tallies[s]
             breakdown[self.seats[s]] = {
-                "coatls": [{"letters": c.letters, "prophecies": {str(card): self.rules.prophecy_points(card, c.letters)
-                                                                 for card in c.prophecies},
-                            "temple": c.temple, "points": c.points} for c in player.completed],
+                "coatls": [self._card_points(c) for c in player.completed],
                 "unfinished": sum(not c.complete for c in player.coatls),
                 "cards": cards, "best": best, "points": points}
         self.final = Result(ranking=tuple(self.seats[s] for s in ranking),
                             scores={self.seats[s]: tallies[s][0] for s in range(self.n)},
                             tie_break=TIE_BREAK, breakdown=breakdown, places=places, breakdown_key="coatls")
-        self.final_scores.append({seat: {"points": data["points"], "cards": data["cards"], "best": data["best"]}
-                                  for seat, data in breakdown.items()})
+        last = self._round_entry()  # the last round's completions: the final report tells them
+        self.scores.append({seat: {**last[seat], "cards": data["cards"], "best": data["best"]}
+                            for seat, data in breakdown.items()})
         self.completed_phases.append(Milestone(self.round, FINAL, scored=True))
         self.phase = OVER
         self._event(PUBLIC, "game-over", **self.final.to_json())

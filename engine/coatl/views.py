@@ -28,26 +28,45 @@ def build_view(state: "CoatlState", reader: int | None) -> dict[str, Any]:
         "players": state.n,
         "turn": state.seats[state.turn] if state.phase not in (SETUP, "over") else None,
         "actions_left": state.actions_left if state.phase not in (SETUP, "over") else 0,
-        "supply": {kind: [None if space is None else [piece_text(colour, kind) for colour in space]
-                          for space in spaces] for kind, spaces in state.supply.items()},
-        "bags": {kind: len(bag) for kind, bag in state.bags.items()},
+        "supply": _supply(state),
+        "bags": _bags(state),
         "row": list(state.row),
         "deck": len(state.deck),
         "discard": len(state.discard),
         "commons": state.commons(),
         "piles": [len(pile) for pile in state.piles],
         "seats": [_seat(state, s) for s in range(state.n)],
-        "trigger": None if state.trigger is None else
-        {"by": state.trigger["by"], "seat": state.seats[state.trigger["seat"]]},
+        "trigger": _trigger(state),
         "final_turns": [[state.seats[s], actions] for s, actions in state.final_turns],
         "decisions": [d.public() for d in state.decisions(options=False)],
-        "scores": state.final_scores,
+        "scores": state.scores_by_round(),
         "result": state.final.to_json() if state.final else None,
         "events": state.events_for(reader),
     }
     if reader is not None:
         view["me"] = _me(state, reader)
     return view
+
+
+def bot_view(state: "CoatlState", reader: int) -> dict[str, Any]:
+    """The parts of the reader's view its bot reads for a decision, built by the same
+    functions: the whole view, with every seat and the event log, costs more than the bot's
+    thinking (tests/engine/coatl/test_coatl_bots.py checks they agree)."""
+    return {"supply": _supply(state), "bags": _bags(state), "row": list(state.row), "commons": state.commons(),
+            "trigger": _trigger(state), "seat": _seat(state, reader), "me": _me(state, reader)}
+
+
+def _supply(state: "CoatlState") -> dict[str, Any]:
+    return {kind: [None if space is None else [piece_text(colour, kind) for colour in space] for space in spaces]
+            for kind, spaces in state.supply.items()}
+
+
+def _bags(state: "CoatlState") -> dict[str, int]:
+    return {kind: len(bag) for kind, bag in state.bags.items()}
+
+
+def _trigger(state: "CoatlState") -> dict[str, Any] | None:
+    return None if state.trigger is None else {"by": state.trigger["by"], "seat": state.seats[state.trigger["seat"]]}
 
 
 def _seat(state: "CoatlState", s: int) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from flask import current_app, g, jsonify, request
 from marshmallow import Schema, ValidationError
 
+from pbem import live
 from pbem.api import api_bp
 from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
@@ -113,11 +114,37 @@ def join_game(game_id: int) -> Any:
 
 @api_bp.get("/games/<int:game_id>/view")
 def view(game_id: int) -> Any:
+    """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
+    stamp differs from STAMP, or after N seconds: a client waits for the next change
+    without a loop of its own (pbem/live.py)."""
+    lobby.get_game_row(db.session(), game_id)  # 404 before any wait
+    since, seconds = request.args.get("since"), _wait_seconds()
+    if since is not None and seconds:
+        db.session.remove()  # hold no connection while waiting
+
+        def read() -> str | None:
+            try:
+                return live.stamp(db.session(), game_id)
+            finally:
+                db.session.remove()
+
+        live.wait(read, since, game_id, seconds)
+    stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
     game = lobby.get_game_row(db.session(), game_id)
     seen = play.game_view(db.session(), game, g.user)
-    return GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
-                                  "view": seen.view, "pending": seen.my_pending,
-                                  "submitted": seen.submitted})
+    answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
+                                            "view": seen.view, "pending": seen.my_pending,
+                                            "submitted": seen.submitted, "stamp": stamp}))
+    answer.headers["ETag"] = f'"{stamp}"'
+    answer.headers["Vary"] = "Authorization"
+    return answer
+
+
+def _wait_seconds() -> int:
+    text = request.args.get("wait", "0")
+    if not text.isascii() or not text.isdigit() or int(text) > live.MAX_WAIT:
+        raise Invalid(f"wait is a whole number of seconds from 0 to {live.MAX_WAIT}")
+    return int(text)
 
 
 @api_bp.post("/games/<int:game_id>/orders")
@@ -125,7 +152,7 @@ def view(game_id: int) -> Any:
 def submit(game_id: int) -> Any:
     data = _body(OrdersSchema())
     receipt = play.submit_for_user(db.session(), game_id, _user(), data["orders"], channel="api")
-    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied}), 201
+    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied, "status": receipt.status}), 201
 
 
 @api_bp.get("/games/<int:game_id>/history")

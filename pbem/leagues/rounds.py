@@ -26,8 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import get_game
-from pbem.leagues import mails
-from pbem.leagues.interim_pure import seating
+from pbem.leagues import mails, seating
 from pbem.leagues.league import active_members, current_rounds, get_league, host_of, is_organiser, organised
 from pbem.leagues.members import ENTRANT_REASON
 from pbem.leagues.models import League, LeagueRound, LeagueTable
@@ -59,8 +58,9 @@ def plan(league: League, number: int) -> Tables:
     fairest first seats (pbem.leagues.seating), the same for the same league and round."""
     players = [m.key for m in active_members(league)]
     rules = get_game(league.kind)
+    # The season's seed every round, so that an exact design begun in round 1 is continued.
     tables = seating.seat_round(players, league.table_size, past_tables(league, number),
-                                f"{league.seed}:{league.season}:{number}", min_size=rules.min_players)
+                                f"{league.seed}:{league.season}", min_size=rules.min_players)
     return [[None if key is None else int(key) for key in table] for table in tables]
 
 

@@ -15,8 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from engine import get_game
-from pbem.leagues import rounds
-from pbem.leagues.interim_pure import seating
+from pbem.leagues import rounds, seating
 from pbem.leagues.league import NewLeague, create_league, get_league
 from pbem.leagues.members import add_bot_entrant
 from pbem.leagues.models import League

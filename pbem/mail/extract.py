@@ -33,6 +33,12 @@ MAX_MIME_DEPTH = 12
 LANGUAGES = tuple(MAIL_LANGUAGES)  # all of them: en de cs da es fr it ja ko nl pl sv zh, and David
 # Only the library's compiled patterns are used (headers, signatures, disclaimers).
 _PATTERNS = ReplyMessage("", languages=list(LANGUAGES), keep_hyphen_lists=True)
+# Its sign-offs end anywhere, so Danish "Tak" took a line "take body 3" (and all below it)
+# for a signature.  The same pattern, with a sign-off that ends where its word ends.
+_SIGNOFF_END = r"))(.|\s)*)"
+assert _PATTERNS.SIGNATURE_REGEX.pattern.endswith(_SIGNOFF_END), "mail-parser-reply changed its pattern"
+_SIGNATURE_REGEX = re.compile(_PATTERNS.SIGNATURE_REGEX.pattern[:-len(_SIGNOFF_END)] + r")(?!\w))(.|\s)*)",
+                              _PATTERNS.SIGNATURE_REGEX.flags)
 
 
 class OrderTextError(ValueError):
@@ -248,7 +254,7 @@ def reply_text(body: str) -> str:
     for segment in segments:
         for disclaimer in _PATTERNS.DISCLAIMERS_REGEX.findall(segment):
             segment = segment.replace(disclaimer, "")
-        signature = _PATTERNS.SIGNATURE_REGEX.search(segment)
+        signature = _SIGNATURE_REGEX.search(segment)
         if signature:  # a signature ends what was written above a quote, not what is below it
             below = segment.find("\n>", signature.start())
             segment = segment[:signature.start()] + ("\n" + segment[below:] if below >= 0 else "")

@@ -91,6 +91,14 @@ def read_unsubscribe_token(settings: MailSettings, token: str) -> tuple[int, str
 
 def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
           settings: MailSettings) -> EmailMessage:
+    message = envelope(session, row, extra, settings)
+    _set_body(session, message, row, extra)
+    return message
+
+
+def envelope(session: Session, row: OutboxMessage, extra: MailDelivery | None,
+             settings: MailSettings) -> EmailMessage:
+    """The mail's headers, as sent (the development outbox shows them too)."""
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = row.to_address
@@ -112,7 +120,6 @@ def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
     for name, value in headers.items():
         if name.lower() not in ("from", "to", "subject", "date", "message-id", "x-loop", "reply-to"):
             message[name] = value
-    _set_body(session, message, row, extra)
     return message
 
 

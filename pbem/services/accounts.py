@@ -116,7 +116,13 @@ def sign_out_everywhere(session: Session, user: User) -> None:
 
 # ---- profile and addresses ----------------------------------------------------------------
 
-TIME_ZONES = frozenset(available_timezones())
+# Zones a person lives in: the IANA areas plus UTC.  The rest of the database is links kept
+# for old software ("US/Pacific", "Etc/GMT+5") and files that are no zone ("Factory",
+# "localtime", "posixrules"); the profile offers none of them.
+AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+         "Indian", "Pacific")
+TIME_ZONES = frozenset(name for name in available_timezones()
+                       if name == "UTC" or name.split("/", 1)[0] in AREAS) | {"UTC"}
 OPPONENT_MOVES = CHOICES  # for opponents' moves (pbem/services/moves_mail.py)
 PAPER_SIZES = ("A4", "Letter")  # report PDFs (pbem/reports)
 

@@ -41,6 +41,29 @@
     return null;
   }
 
+  // Zoom: buttons before every board picture; the board's box pans (scrolls) when zoomed.
+  document.querySelectorAll(".board").forEach(function (box) {
+    if (!box.querySelector("svg")) return;
+    var bar = document.createElement("div");
+    bar.className = "zoom";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", "Zoom the board");
+    [["\u2212", -1, "Zoom out"], ["+", 1, "Zoom in"]].forEach(function (spec) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = spec[0];
+      button.setAttribute("aria-label", spec[2]);
+      button.className = spec[1] > 0 ? "zoom-in" : "zoom-out";
+      button.addEventListener("click", function () {
+        var shown = box.querySelector("svg").getBoundingClientRect().width / box.clientWidth;
+        var level = Math.min(4, Math.max(1, Math.round(shown) + spec[1]));
+        box.setAttribute("data-zoom", String(level));
+      });
+      bar.appendChild(button);
+    });
+    box.parentNode.insertBefore(bar, box);
+  });
+
   var board = document.getElementById("board");
   if (board) {
     board.addEventListener("click", function (event) {
@@ -51,19 +74,42 @@
     });
   }
 
-  // Reload when the game's version changes, unless the player is filling in a form.
-  var meta = document.querySelector("meta[name='pbem-version-url']");
+  // Show the new state the moment the game changes (its event stream, pbem/live.py), unless
+  // the player is filling in a form: then say so and let them reload.  A slow poll stands in
+  // when the stream is cut (a proxy that buffers); data-poll-seconds="0" turns it off.
+  var live = document.querySelector("meta[name='pbem-live']");
   var busy = false;
   document.addEventListener("input", function () { busy = true; });
   document.addEventListener("change", function () { busy = true; });
-  if (meta) {
-    var url = meta.getAttribute("content");
-    var version = meta.getAttribute("data-version");
-    setInterval(function () {
-      if (busy || document.hidden) return;
-      fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
-        if (String(data.version) !== version) window.location.reload();
-      }).catch(function () {});
-    }, 10000);
+
+  function moved() {
+    if (!busy) { window.location.reload(); return; }
+    if (document.getElementById("moved")) return;
+    var note = document.createElement("p");
+    note.id = "moved";
+    note.className = "flash moved";
+    note.setAttribute("role", "status");
+    note.innerHTML = "The game has moved on. <a href=''>Show the new position</a>";
+    (document.querySelector("main") || document.body).prepend(note);
+  }
+
+  if (live) {
+    var stamp = live.getAttribute("data-stamp");
+    if (window.EventSource) {
+      var stream = new EventSource(live.getAttribute("content") + "?stamp=" + encodeURIComponent(stamp));
+      stream.addEventListener("change", function (event) {
+        if (event.data !== stamp) { stream.close(); moved(); }
+      });
+    }
+    var seconds = Number(live.getAttribute("data-poll-seconds"));
+    if (seconds > 0) {
+      setInterval(function () {
+        if (document.hidden) return;
+        fetch(live.getAttribute("data-poll-url"), { credentials: "same-origin" })
+          .then(function (r) { return r.json(); })
+          .then(function (data) { if (String(data.stamp) !== stamp) moved(); })
+          .catch(function () {});
+      }, seconds * 1000);
+    }
   }
 })();

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context, url_for
 from markupsafe import Markup
 
 from engine import get_game
 from engine.core import OrderError, State
+from pbem import live
 from pbem.extensions import db, limiter
 from pbem.games import Presentation, plain_facts, presentation
 from pbem.services import seat_address
@@ -59,6 +61,7 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
         return render_template("game/open.html", game=game, my_seat=seat, rules=get_game(game.kind),
                                setup_options=presentation(game.kind).setup_options(),
                                policy=deadlines.policy_of(game), **extra), status
+    stamp = live.stamp(db.session(), game.id)  # read first: a change after it reaches the page's stream
     seen = play.game_view(db.session(), game, user)
     decisions = seen.view.get("me", {}).get("decisions", [])
     context = _position(game, game_state(db.session(), game), seen.view, clickable=bool(decisions))
@@ -79,7 +82,7 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
                            my_seat=seen.seat, timing=timing, queued=queued,
                            queue_kind=kinds.get(queued_kind or ""), report_rounds=report_rounds,
                            paper_sizes=paper_sizes, reply_address=address, order_hint=hint, choices=choices,
-                           **context, **extra), status
+                           stamp=stamp, poll_seconds=current_app.config["PBEM_PAGE_POLL"], **context, **extra), status
 
 
 @bp.get("/<int:game_id>")
@@ -125,9 +128,47 @@ def report_pdf(game_id: int, number: int) -> Any:
 
 @bp.get("/<int:game_id>/version")
 def version(game_id: int) -> Any:
-    """What the page's script polls to know when to reload (no secrets: a number)."""
+    """What the page's script asks when its event stream is cut (no secrets: numbers)."""
     game = lobby.get_game_row(db.session(), game_id)
-    return jsonify(version=game.version, status=game.status)
+    return jsonify(version=game.version, status=game.status, stamp=live.stamp(db.session(), game_id))
+
+
+# One stream holds a server thread, never a database connection, for at most this long;
+# the browser's EventSource then connects again by itself.
+STREAM_SECONDS = 300
+BEAT_SECONDS = 25  # a comment line this often keeps proxies from closing an idle stream
+
+
+@bp.get("/<int:game_id>/live")
+def live_stream(game_id: int) -> Any:
+    """Server-sent events: a `change` event (its data the new stamp) whenever the game's
+    stamp moves away from the one the page was drawn at (pbem/live.py)."""
+    lobby.get_game_row(db.session(), game_id)  # 404 for no such game
+    seen = request.headers.get("Last-Event-ID") or request.args.get("stamp") or None
+    db.session.remove()  # no connection held while the stream is open
+
+    def read() -> str | None:
+        try:
+            return live.stamp(db.session(), game_id)
+        finally:
+            db.session.remove()
+
+    def events() -> Any:
+        nonlocal seen
+        yield "retry: 2000\n\n"
+        end = time.monotonic() + STREAM_SECONDS
+        while time.monotonic() < end:
+            stamp = live.wait(read, seen, game_id, min(BEAT_SECONDS, end - time.monotonic()))
+            if stamp is None:
+                return  # the game is gone
+            if stamp != seen:
+                seen = stamp
+                yield f"id: {stamp}\nevent: change\ndata: {stamp}\n\n"
+            else:
+                yield ": still here\n\n"
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/<int:game_id>/record.json")

@@ -4,12 +4,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from engine import games
 from engine.core import Game as GameRules
 from pbem.extensions import db
 from pbem.games import presentation
+from pbem.reports.safety import read_asset
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
@@ -18,6 +19,13 @@ from pbem.text import option_value
 from pbem.web import back, current_user, form_int, login_required, signed_in
 
 bp = Blueprint("lobby", __name__)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """The reports' emblem, also the tab's icon (browsers ask this address unprompted)."""
+    return Response(read_asset("emblem.svg"), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
 
 
 @bp.get("/")

@@ -79,6 +79,22 @@ def test_board_text_gives_the_supply_the_cards_in_words_and_each_cóatl_as_lette
     assert f"  body: 1 {' '.join(supply)}," in text
 
 
+def test_board_text_tells_the_actions_of_a_final_turn_and_what_ends_the_game():
+    """"Each other player will take one final turn", two actions for those later in turn order
+    (docs/rules-coatl.md): BOARD says how many the reader has left, so one mail can carry both."""
+    state = set_up()
+    state.phase, state.turn, state.actions_left = "final", 0, 2
+    state.trigger, state.final_turns = {"by": "coatl", "seat": 2}, [(1, 2)]
+    text = SHOWN.board_text(state, state.view("macaw"), NAMES)
+    assert "Ana (macaw): 14 points, 2 prophecies in hand, tokens pick, future, commit, to play (2 actions left)." in text
+    assert ("The game end is triggered: Cy (heron) completed a third cóatl. "
+            "Final turns after this one: Bo (quetzal) 2 actions.") in text
+    state.phase, state.actions_left, state.trigger, state.final_turns = "play", 1, {"by": "bodies", "seat": 1}, []
+    text = SHOWN.board_text(state, state.view("macaw"), NAMES)
+    assert "to play." in text and ("The game end is triggered: no body segments are left; the round is played "
+                                   "out, then everyone has a final turn.") in text
+
+
 def test_hand_text_gives_the_readers_cards_in_words():
     state = set_up()
     text = SHOWN.hand_text(state.view("heron"))

@@ -161,6 +161,12 @@ def test_signatures_are_dropped(closing):
     assert lines(f"card 5\nplace 3\n\n{closing}\n") == ["card 5", "place 3"]
 
 
+@pytest.mark.parametrize("order", ["take body 3", "khaki 2", "knusper 1", "hilsener 4", "mvhx 1"])
+def test_an_order_that_begins_like_a_closing_word_is_no_signature(order):
+    """The library's closings end at the end of their word: "Tak" is a signature, "take" is not."""
+    assert lines(f"choose 2\n{order}\n\nTak\nAna\n") == ["choose 2", order]
+
+
 def test_a_hyphen_list_is_not_taken_for_a_signature():
     assert lines("- card 5\n- place 3\n") == ["card 5", "place 3"]
 

@@ -26,9 +26,9 @@ from pbem.extensions import db
 from pbem.leagues import members, rounds
 from pbem.leagues.league import NewLeague, create_league
 from pbem.models import EmailAddress, OneLine, OutboxMessage, User, now
-from pbem.services import accounts, lobby, vacations
+from pbem.services import accounts, lobby, play, vacations
 from pbem.services.state import clear_cache
-from service_helpers import forms, make_game, make_user, web_sign_in
+from service_helpers import decision_forms, forms, make_game, make_user, web_sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "x" * 100_000
@@ -78,8 +78,11 @@ EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"]
                 "turns.declare_vacation": ["start", "end"], "leagues.withdraw": ["member"],
                 "leagues.pairings": ["reset", "tables"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
+                "game.live_stream": ["stamp"],
                 "auth.signin": ["next"], "lobby.new_game": ["game"], "leagues.standings": ["sort", "round"],
                 "api.league_standings": ["round"]}
+# Named submit buttons (the parsed forms list fields, not buttons): which action a form takes.
+BUTTONS = ["action"]
 # Lobby actions on the open game; everything else on the running one.
 ON_OPEN_GAME = {"lobby.invite", "lobby.join", "lobby.leave", "lobby.cancel"}
 
@@ -105,6 +108,11 @@ def world(app, session, monkeypatch):
     running = make_game(session, people["ana"], bots=("heuristic",), invites=["bo@example.com"])
     lobby.join_game(session, running.id, people["bo"])
     waiting = make_game(session, people["ana"], bots=(), title="Open game")
+    # A game of another presentation, at Ana's turn: its own decision forms are swept too.
+    other = make_game(session, people["ana"], game="coatl", players=2, bots=("heuristic",), seed=3,
+                      title="Other game")
+    play.submit_orders(session, next(s for s in other.seats if s.user_id == people["ana"].id), "keep none",
+                       channel="web")
     tokens = {}
     for name in ("ana", "eve"):
         token, secret = accounts.create_api_token(session, people[name], "t")
@@ -120,7 +128,7 @@ def world(app, session, monkeypatch):
     rounds.check_round(session, played.id, now())  # its bots played at once: round 2 is next
     ana_address = session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == people["ana"].id))
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
-    ids = {"game_id": running.id, "open_game_id": waiting.id, "address_id": ana_address, "token_id": token.id,
+    ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
            "league_id": league.id, "member_id": entrants[0].id, "table_id": played.tables[0].id, "kind": "duel",
@@ -310,6 +318,14 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
     return found
 
 
+def other_forms(world: World) -> list[Any]:
+    """The decision forms of the world's game of another presentation, as Ana sees them."""
+    page = world.clients["ana"].get(f"/games/{world.ids['other_game_id']}")
+    found = decision_forms(page.data)
+    assert found, "the other game's page shows Ana no decision form"
+    return found
+
+
 def fields_read_by_views() -> set[str]:
     """Every field name a web view reads by a literal name (form.get("x"), request.args.get("x")...),
     the games' presentations included (their decision forms become order text there)."""
@@ -472,10 +488,15 @@ def sweep_forms(world: World) -> set[str]:
         rule = by_endpoint[endpoint]
         url = fill(rule.rule, real_ids(world, endpoint))
         variants = [(base, names)]
+        targets = [url] * len(variants)
         if endpoint == "game.orders":  # one form per kind of decision, each with its own fields
             variants = [({"kind": kind}, fields + ["kind", "next"]) for kind, fields in ORDER_KINDS.items()]
+            other = other_forms(world)  # and the other game's forms as its page shows them
+            targets = [url] * len(variants) + [form.action for form in other]
+            variants += [(form.data(), [*form.names(), *BUTTONS, "next"]) for form in other]
         for persona in ("ana", "eve"):
-            for form_base, fields in variants:
+            for target, (form_base, fields) in zip(targets, variants):
+                url = target
                 for name, label, value in plan(fields, FORM_VALUES, persona):
                     pairs = [("csrf_token", world.csrf[persona]), *((k, v) for k, v in form_base.items()
                                                                     if k != name), (name, value)]
@@ -528,4 +549,5 @@ def test_hostile_input_gets_a_clear_answer_and_changes_nothing(world):
     tried = {name for _, names in web_fields(world).values() for name in names}
     tried |= {name for names in ORDER_KINDS.values() for name in names} | {"kind"}
     tried |= {name for names in QUERY_FIELDS.values() for name in names}
+    tried |= {name for form in other_forms(world) for name in form.names()} | set(BUTTONS)
     assert fields_read_by_views() - {"csrf_token"} <= tried, sorted(fields_read_by_views() - tried)

@@ -12,7 +12,8 @@ processes (no eager mode).
   `stack.env`: the same configuration for worker processes.
 - `workers`: starts worker processes for a test and stops them all afterwards.
 - `sink`: a real SMTP server that keeps what the workers deliver; `mail_env`: the worker
-  settings that render reports in workers and send every mail to it.
+  settings that render reports in workers and send every mail to it; `gateway`: the SMTP
+  gateway as `pbem smtpd` runs it, handing each mail it stores to the workers.
 
 The servers must run: without them these tests fail, they never skip.
 """
@@ -36,10 +37,11 @@ for _path in (str(_HERE.parent / "service"), str(_HERE.parent / "gateway"), str(
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from gateway_helpers import Sink  # noqa: E402
+from gateway_helpers import Sink, free_port  # noqa: E402
 from pbem.app import create_app  # noqa: E402
 from pbem.db import upgrade  # noqa: E402
 from pbem.extensions import db  # noqa: E402
+from pbem.mail.smtpd import controller  # noqa: E402
 from pbem.services.state import clear_cache  # noqa: E402
 from worker_helpers import Workers, purge  # noqa: E402
 
@@ -181,3 +183,17 @@ def mail_env(sink: Sink) -> dict[str, str]:
     sink.clear()
     return {"PBEM_REPORT_MAIL": "queue", "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(sink.port),
             "PBEM_SMTP_TLS": "off", "PBEM_MAIL_DOMAIN": MAIL_DOMAIN}
+
+
+@pytest.fixture
+def gateway(stack: Stack, app: Flask) -> Iterator[Any]:
+    """The SMTP gateway as production runs it (`pbem smtpd`): it stores each mail and queues
+    its processing for a worker."""
+    mail_app = create_app({**stack.config, "PBEM_MAIL_PROCESS": "queue", "PBEM_MAIL_DOMAIN": MAIL_DOMAIN})
+    server, handler = controller(mail_app, host="127.0.0.1", port=free_port())
+    server.start()
+    yield server
+    server.stop()
+    handler.close()
+    with mail_app.app_context():
+        db.engine.dispose()

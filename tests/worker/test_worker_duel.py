@@ -18,18 +18,14 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any, Iterator
 
-import pytest
 from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.records import replay
-from gateway_helpers import Sink, body, compose, free_port, send
-from pbem.app import create_app
-from pbem.extensions import db
+from gateway_helpers import Sink, body, compose, send
 from pbem.mail.models import InboundMessage
-from pbem.mail.smtpd import controller
 from pbem.models import Game, OrderLogEntry, OutboxMessage, ReportJob
 from pbem.outbox.models import MailDelivery
 from pbem.outbox.seat_tokens import seat_reply_address
@@ -60,20 +56,6 @@ class Person:
     api: dict[str, str]  # API token headers
     reply_to: str  # the seat's reply address
     channels: Iterator[str]  # the channel of each next order
-
-
-@pytest.fixture
-def gateway(stack: Any, app: Flask) -> Iterator[Any]:
-    """The SMTP gateway as production runs it (`pbem smtpd`): it stores each mail and queues
-    its processing for a worker."""
-    mail_app = create_app({**stack.config, "PBEM_MAIL_PROCESS": "queue", "PBEM_MAIL_DOMAIN": DOMAIN})
-    server, handler = controller(mail_app, host="127.0.0.1", port=free_port())
-    server.start()
-    yield server
-    server.stop()
-    handler.close()
-    with mail_app.app_context():
-        db.engine.dispose()
 
 
 # ---- the game and its people ---------------------------------------------------------------------

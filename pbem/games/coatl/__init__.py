@@ -1,5 +1,6 @@
-"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers
-and the game page's position, all from the reader's view (engine/coatl/views.py)."""
+"""Cóatl's presentation: the board picture, event sentences, the mail BOARD and HAND answers,
+the game page's position and decision forms and the reports, all from the reader's view
+(engine/coatl/views.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.games.coatl import drawing, pages, text
+from pbem.games.coatl import drawing, forms, pages, report, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl"
 
@@ -15,7 +16,10 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl
 class CoatlPresentation(Presentation):
     game = "coatl"
     templates = TEMPLATES
+    report_template = "games/coatl/reports/round.html"
+    notice_template = "games/coatl/reports/notice.html"
     position_template = "games/coatl/game/_position.html"
+    decisions_template = "games/coatl/game/_decisions.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return text.sentence(event, names)
@@ -28,7 +32,8 @@ class CoatlPresentation(Presentation):
     def board_svg(self, state: State, view: Mapping[str, Any], *, clickable: bool = False,
                   highlight: Sequence[Any] = (), id_prefix: str = "b", caption: bool = False) -> str | None:
         names = {str(seat.get("seat")): str(seat.get("name") or seat.get("seat")) for seat in view.get("seats") or []}
-        return drawing.board_svg(view, names, id_prefix=id_prefix, title="Cóatl" if caption else None)
+        return drawing.board_svg(view, names, id_prefix=id_prefix, title="Cóatl" if caption else None,
+                                 clickable=clickable)
 
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return text.board_text(view, names)
@@ -38,6 +43,9 @@ class CoatlPresentation(Presentation):
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         return pages.page_context(view)
+
+    def form_orders(self, form: Any) -> str:
+        return forms.order_text(form)
 
     def first_order(self, decision: Mapping[str, Any]) -> str | None:
         kind, options = decision.get("kind"), decision.get("options") or {}
@@ -51,6 +59,18 @@ class CoatlPresentation(Presentation):
                     return f"take {space_kind} {options['take'][space_kind][0]}"
             return _choice(options.get("choose") or {}) or "pass"
         return None
+
+    def report_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.report_context(state, view, context, facts)
+
+    def notice_context(self, state: State, view: Mapping[str, Any], context: dict[str, Any],
+                       facts: Any) -> dict[str, Any]:
+        return report.notice_context(state, view, context, facts)
+
+    def next_step(self, state: State, view: Mapping[str, Any], seat: str, expected: dict[str, Any],
+                  facts: Any) -> dict[str, Any]:
+        return report.next_step(state, view, expected, facts)
 
 
 def _choice(options: Mapping[str, Any]) -> str | None:

@@ -7,6 +7,11 @@ its colour letter (Y R K G B), and heads, bodies and tails have their own shapes
 points left, a tail right: a cóatl reads head to tail).  Nothing outside the document is
 referenced and every text from data is escaped, so it may be inlined in pages and reports.
 
+Clickable (the game page of a seat whose turn it is): each supply space the seat may take and
+each piece on its own board carries `data-territory` ("body 3", "red body"), the value the
+page's script puts in the decision form; a space that may be taken has a heavy frame (no
+colour needed to see it), and a picked one a heavier still.
+
 Pure string building with the standard library; the same input gives the same string.
 """
 from __future__ import annotations
@@ -42,7 +47,7 @@ def _text(x: float, y: float, text: Any, *, size: int = 13, weight: str = "norma
             f'fill="{fill}">{_esc(text)}</text>')
 
 
-def _piece(x: float, y: float, text: str) -> str:
+def _piece(x: float, y: float, text: str, clickable: bool = False) -> str:
     """One piece: a head points left, a tail right, a body is a rounded square; its letter on it."""
     letter, kind = piece(text)
     s = SIZE
@@ -55,31 +60,37 @@ def _piece(x: float, y: float, text: str) -> str:
     else:
         shape = f'<rect x="{x:g}" y="{y:g}" width="{s}" height="{s}" rx="6"'
     centre = x + s * (0.6 if kind == "head" else 0.4 if kind == "tail" else 0.5)
-    return (f'<g class="piece" data-piece="{_esc(letter)} {_esc(kind)}"><title>{_esc(text)}</title>'
+    click = f' data-territory="{_esc(text)}"' if clickable else ""
+    return (f'<g class="piece" data-piece="{_esc(letter)} {_esc(kind)}"{click}><title>{_esc(text)}</title>'
             f'{shape} fill="{FILLS.get(letter, "#cccccc")}" stroke="{INK}" stroke-width="1.2"/>'
             + _text(centre, y + s / 2 + 5, letter, size=13, weight="bold", anchor="middle",
                     fill=LETTER_INK.get(letter, INK)) + "</g>")
 
 
-def _pieces(x: float, y: float, pieces: Sequence[str]) -> tuple[list[str], float]:
+def _pieces(x: float, y: float, pieces: Sequence[str], clickable: bool = False) -> tuple[list[str], float]:
     """Pieces in a row from x; the parts and the x after them."""
     parts = []
     for text in pieces:
-        parts.append(_piece(x, y, text))
+        parts.append(_piece(x, y, text, clickable))
         x += SIZE + GAP
     return parts, x
 
 
-def _space(x: float, y: float, width: float, label: str, pieces: Sequence[str] | None) -> list[str]:
-    """A supply space: a frame (dashed when empty), its label under it, its pieces in it."""
+def _space(x: float, y: float, width: float, label: str, pieces: Sequence[str] | None,
+           takeable: bool = False) -> list[str]:
+    """A supply space: a frame (dashed when empty, heavy when the reader may take it), its
+    label under it, its pieces in it."""
     dash = ' stroke-dasharray="4 3"' if not pieces else ""
-    parts = [f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{SIZE + 8}" rx="4" fill="none" '
-             f'stroke="{FAINT}"{dash}/>', _text(x + width / 2, y + SIZE + 22, label, size=10, anchor="middle")]
+    frame = f'stroke="{INK}" stroke-width="2.5"' if takeable else f'stroke="{FAINT}"{dash}'
+    parts = [f'<rect class="frame" x="{x:g}" y="{y:g}" width="{width:g}" height="{SIZE + 8}" rx="4" '
+             f'fill="{PAPER}" {frame}/>', _text(x + width / 2, y + SIZE + 22, label, size=10, anchor="middle")]
     parts += _pieces(x + 4, y + 4, pieces or ())[0]
+    if takeable:
+        return [f'<g class="space" data-territory="{_esc(label)}"><title>take {_esc(label)}</title>', *parts, "</g>"]
     return parts
 
 
-def _supply(view: Mapping[str, Any], y: float) -> tuple[list[str], float]:
+def _supply(view: Mapping[str, Any], y: float, takeable: Mapping[str, Sequence[int]]) -> tuple[list[str], float]:
     parts = [_text(MARGIN, y + 14, "Supply board", size=15, weight="bold")]
     y += 24
     x = MARGIN
@@ -87,7 +98,7 @@ def _supply(view: Mapping[str, Any], y: float) -> tuple[list[str], float]:
     for kind in ("head", "tail", "body"):
         for number, pieces in enumerate(supply.get(kind) or [], start=1):
             width = 8 + (2 if kind == "body" else 1) * (SIZE + GAP) - GAP
-            parts += _space(x, y, width, f"{kind} {number}", pieces)
+            parts += _space(x, y, width, f"{kind} {number}", pieces, number in takeable.get(kind, ()))
             x += width + 8
         x += 10
     y += SIZE + 44
@@ -102,7 +113,8 @@ def _supply(view: Mapping[str, Any], y: float) -> tuple[list[str], float]:
     return parts, y + LINE
 
 
-def _seat(seat: Mapping[str, Any], names: Mapping[str, str], turn: Any, y: float) -> tuple[list[str], float]:
+def _seat(seat: Mapping[str, Any], names: Mapping[str, str], turn: Any, y: float,
+          clickable: bool = False) -> tuple[list[str], float]:
     name = str(seat.get("seat", ""))
     player = names.get(name) or seat.get("name") or name
     hand = seat.get("hand_size", 0)
@@ -117,7 +129,7 @@ def _seat(seat: Mapping[str, Any], names: Mapping[str, str], turn: Any, y: float
              _text(MARGIN, y + 18 + LINE, " · ".join(facts), size=12)]
     y += 18 + LINE + 10
     parts.append(_text(MARGIN, y + SIZE / 2 + 5, "Board", size=12))
-    drawn, _ = _pieces(MARGIN + 70, y, seat.get("board") or [])
+    drawn, _ = _pieces(MARGIN + 70, y, seat.get("board") or [], clickable)
     parts += drawn or [_text(MARGIN + 70, y + SIZE / 2 + 5, "empty", size=12, fill=FAINT)]
     y += SIZE + 8
     for number, coatl in enumerate(seat.get("coatls") or [], start=1):
@@ -133,21 +145,43 @@ def _seat(seat: Mapping[str, Any], names: Mapping[str, str], turn: Any, y: float
     return parts, y + 6
 
 
+def _turn_options(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The options of the reader's turn, when the reader owes one (None: not its turn)."""
+    owed = (view.get("me") or {}).get("decisions") or []
+    return owed[0].get("options") or {} if owed and owed[0].get("kind") == "turn" else None
+
+
+def _style(svg_id: str) -> str:
+    """What clicking shows: a pointer over what may be clicked, a heavy outline on a pick."""
+    scope = f"#{svg_id}"
+    # The page's own rule strokes a picked element in its accent colour; here the letters stay
+    # clean and only the piece's or space's outline grows heavy.
+    return (f"<style>{scope} [data-territory] {{ cursor: pointer; }} "
+            f"{scope} g[class*=\"selected-\"] {{ stroke: none; }} "
+            f"{scope} [class*=\"selected-\"] > .frame, {scope} g.piece[class*=\"selected-\"] > polygon, "
+            f"{scope} g.piece[class*=\"selected-\"] > rect "
+            f"{{ stroke: {INK}; stroke-width: 4; stroke-dasharray: none; }}</style>")
+
+
 def board_svg(view: Mapping[str, Any], names: Mapping[str, str], *, id_prefix: str = "b",
-              title: str | None = None) -> str:
-    """The drawing of `view`; `title` above it when given (a picture that stands alone)."""
+              title: str | None = None, clickable: bool = False) -> str:
+    """The drawing of `view`; `title` above it when given (a picture that stands alone);
+    `clickable`: the reader's takeable spaces and own pieces carry `data-territory`."""
     y = float(MARGIN)
-    parts: list[str] = []
+    svg_id = f"{_esc(id_prefix)}-coatl"
+    turn = _turn_options(view) if clickable else None
+    me = (view.get("me") or {}).get("seat")
+    parts: list[str] = [_style(svg_id)] if turn is not None else []
     if title:
         parts.append(_text(WIDTH / 2, y + 16, title, size=18, weight="bold", anchor="middle"))
         y += 30
-    drawn, y = _supply(view, y)
+    drawn, y = _supply(view, y, (turn or {}).get("take") or {})
     parts += drawn
     for seat in view.get("seats") or []:
-        drawn, y = _seat(seat, names, view.get("turn"), y + 6)
+        drawn, y = _seat(seat, names, view.get("turn"), y + 6, turn is not None and seat.get("seat") == me)
         parts += drawn
     height = int(y + MARGIN)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{_esc(id_prefix)}-coatl" viewBox="0 0 {WIDTH} {height}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" id="{svg_id}" viewBox="0 0 {WIDTH} {height}" '
             f'width="{WIDTH}" height="{height}" font-family="{_esc(SANS)}" role="img" '
             f'aria-label="The Cóatl supply board and every player\'s board and cóatls">'
             f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>")

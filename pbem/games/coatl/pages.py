@@ -1,10 +1,12 @@
 """What Cóatl's position template needs (templates/games/coatl/game/_position.html): every
 card in view with its requirement in words, each seat's board and cóatls as letters, and
-the reader's own cards, all from the reader's view."""
+the reader's own cards, all from the reader's view; and the choices of its decision forms
+(pbem/games/coatl/forms.py)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.games.coatl import forms
 from pbem.games.coatl.cards import board_letters, coatl_letters, prophecy_words, temple_words
 from pbem.games.coatl.text import view_committed
 
@@ -28,4 +30,5 @@ def page_context(view: Mapping[str, Any]) -> dict[str, Any]:
             "coatl_seats": seats,
             "my_prophecies": [prophecy_words(card, options) for card in me.get("hand") or []],
             "my_draw": [prophecy_words(card, options) for card in me.get("dealt") or []],
-            "my_temples": [(temple_words(card), card in committed) for card in me.get("temples") or []]}
+            "my_temples": [(temple_words(card), card in committed) for card in me.get("temples") or []],
+            "coatl_form": forms.choices(view)}

@@ -113,6 +113,7 @@ def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     bags = view.get("bags") or {}
     lines.append(f"Bags: {bags.get('head', 0)} heads, {bags.get('tail', 0)} tails, {bags.get('body', 0)} bodies. "
                  f"Prophecy deck: {view.get('deck', 0)}, discard pile: {view.get('discard', 0)}.")
+    lines += _ending(view, names)
     lines.append("Face-up prophecies:")
     lines += [f"  {prophecy_words(card, options)}" for card in view.get("row") or []] or ["  none"]
     lines.append("Common temples:")
@@ -121,8 +122,9 @@ def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         name = str(seat.get("seat", ""))
         facts = [f"{seat.get('points', 0)} points", f"{seat.get('hand_size', 0)} prophecies in hand",
                  "tokens " + (", ".join(seat.get("tokens") or []) or "none")]
-        if view.get("turn") == name:
-            facts.append("to play")
+        if view.get("turn") == name:  # a final turn may hold two actions: say so, one mail can carry both
+            left = view.get("actions_left") or 1
+            facts.append("to play" if left == 1 else f"to play ({left} actions left)")
         lines.append(f"{who(names, name)}: " + ", ".join(facts) + ".")
         lines.append(f"  board: {board_letters(seat.get('board') or [])}")
         for temple in seat.get("committed") or []:
@@ -134,6 +136,21 @@ def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
             state = f"complete, {coatl.get('points')} points" if coatl.get("complete") else "unfinished"
             lines.append(f"  cóatl {number}: {coatl_letters(coatl.get('pieces') or [])} ({state}; {', '.join(cards)})")
     return "\n".join(lines)
+
+
+def _ending(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """Once the end is triggered: why, and the final turns still to come after the current one."""
+    trigger = view.get("trigger")
+    if not trigger:
+        return []
+    cause = (f"{who(names, str(trigger.get('seat')))} completed a third cóatl" if trigger.get("by") == "coatl"
+             else "no body segments are left")
+    if view.get("phase") != "final":  # the empty body supply: the round is played out first
+        return [f"The game end is triggered: {cause}; the round is played out, then everyone has a final turn."]
+    coming = "; ".join(f"{who(names, str(seat))} {_plural(actions, 'action', 'actions')}"
+                       for seat, actions in view.get("final_turns") or [])
+    return [f"The game end is triggered: {cause}. "
+            + (f"Final turns after this one: {coming}." if coming else "This is the last turn.")]
 
 
 def hand_text(view: Mapping[str, Any]) -> str:

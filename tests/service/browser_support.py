@@ -1,0 +1,75 @@
+"""What the browser tests share: the app on SQLite in a real HTTP server on a free loopback
+port, a page of Debian's chromium driven by Playwright (/usr/bin/chromium; install it with
+`apt-get install -y chromium`; Playwright's own browser downloads are never used), and
+signing in as a person does, through the mailed link in the development outbox."""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from pbem.app import create_app
+from pbem.db import upgrade
+
+CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
+    """The app (PBEM_ADVANCE inline: a request advances its game, bots included) and its URL."""
+    url = f"sqlite:///{tmp_path}/browser.sqlite3"
+    upgrade(url)
+    app = create_app({"PBEM_ENV": "testing", "SECRET_KEY": "browser-test", "DATABASE_URL": url,
+                      "PBEM_BASE_URL": "http://127.0.0.1"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{httpd.server_port}"
+    app.config["PBEM_BASE_URL"] = base  # links in mails point at this server
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield app, base
+    httpd.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture
+def server(served: tuple[Flask, str]) -> str:
+    return served[1]
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def sign_in(page: Any, server: str, address: str) -> None:
+    """Ask for a sign-in link, open it from the development outbox, confirm."""
+    page.goto(f"{server}/signin")
+    page.fill("input[name=email]", address)
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Check your mail")
+    page.goto(f"{server}/dev/outbox")
+    link = re.search(r"https?://\S+/signin/\S+", page.inner_text(".mail pre")).group(0)
+    page.goto(link)
+    page.click("#confirm")
+    page.wait_for_url(f"{server}/")
+
+
+def sideways_scroll(page: Any) -> int:
+    """How many pixels the page is wider than the window (0: no sideways scroll)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
