@@ -115,6 +115,7 @@ def upgrade() -> None:
                                 ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('id', name=op.f('pk_league_tables')),
         sa.UniqueConstraint('game_id', name=op.f('uq_league_tables_game_id')),
+        sa.UniqueConstraint('round_id', 'number', name=op.f('uq_league_tables_round_id_number')),
     )
     op.create_index(op.f('ix_league_tables_round_id'), 'league_tables', ['round_id'])
     op.create_table(

@@ -140,6 +140,9 @@ class LeagueTable(db.Model):
 
     round: Mapped[LeagueRound] = relationship(back_populates="tables")
     game: Mapped[Game] = relationship()
+
+    # One game a table: two processes completing a round's start at once cannot both make it.
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
     corrections: Mapped[list["LeagueCorrection"]] = relationship(back_populates="table",
                                                                  cascade="all, delete-orphan",
                                                                  order_by="LeagueCorrection.id")

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import get_game
@@ -213,16 +214,27 @@ def _create_tables(session: Session, league: League, row: LeagueRound) -> None:
     for number, seats in enumerate(row.pairings or [], start=1):
         if number in made:
             continue
-        game = lobby.seated_game(session, host, lobby.NewGame(
-            title=table_title(league, row, number), game=league.kind, players=len(seats), setup=dict(league.setup),
-            options=dict(league.options), deadlines=dict(league.deadline_policy), seed=_game_seed(league, row, number),
-            rated=league.rated), [_occupant(league, held) for held in seats])
-        game_id = game.id
-        row.tables.append(LeagueTable(number=number, game_id=game_id, seats=list(seats)))
-        lobby.start_game(session, game, in_order=True)  # commits the game and its table together
+        try:
+            game_id = _create_table(session, league, row, host, number, seats)
+        except IntegrityError:  # another process made this table meanwhile
+            session.rollback()
+            continue
         # Bots may owe the first decisions.  Asked before anything loads again (which would
         # open a transaction and hold the task until a commit that may never come).
         request_advance(session, game_id)
+
+
+def _create_table(session: Session, league: League, row: LeagueRound, host: User, number: int,
+                  seats: list[int | None]) -> int:
+    """Table `number`'s game and its record, started, in one commit; the game's id."""
+    game = lobby.seated_game(session, host, lobby.NewGame(
+        title=table_title(league, row, number), game=league.kind, players=len(seats), setup=dict(league.setup),
+        options=dict(league.options), deadlines=dict(league.deadline_policy), seed=_game_seed(league, row, number),
+        rated=league.rated), [_occupant(league, held) for held in seats])
+    game_id = game.id
+    session.add(LeagueTable(round_id=row.id, number=number, game_id=game_id, seats=list(seats)))
+    lobby.start_game(session, game, in_order=True)  # commits the game and its table together
+    return game_id
 
 
 # ---- ending --------------------------------------------------------------------------------
@@ -243,8 +255,9 @@ def check_round(session: Session, round_id: int, at: datetime) -> bool:
     league = row.league
     if len(row.tables) < len(row.pairings or []):
         session.commit()
-        _create_tables(session, league, row)  # its start broke off: finish it first
-        return False
+        if row.started_at is not None and row.started_at < at - STALL_GRACE:
+            _create_tables(session, league, row)  # its start broke off: finish it
+        return False  # (else it is still being started, by whoever started it)
     statuses = session.scalars(select(Game.status).where(Game.id.in_([t.game_id for t in row.tables])))
     if any(status in (Game.OPEN, Game.ACTIVE) for status in statuses):
         session.rollback()

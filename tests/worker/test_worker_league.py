@@ -51,6 +51,7 @@ def test_a_league_of_32_bots_plays_three_rounds_through_the_workers(app: Flask, 
     assert sum(row.standing.points for row in standing) == ROUNDS * (PLAYERS // 4) * 6  # 3 + 2 + 1 + 0 a table
     report = simulate.report(session, league_id)
     assert report["finished"] and all(row["mu"] is not None for row in report["standings"])
+    assert report["repeated_pairs"] == 0  # the seating's exact design for 32 in fours
     page = app.test_client().get(f"/leagues/{league_id}/standings")
     assert page.status_code == 200 and page.text.count("<tr>") == 1 + PLAYERS
     assert all(row["player"] in page.text for row in report["standings"])
