@@ -7,6 +7,7 @@ from sqlalchemy import create_engine
 from pbem.config import database_url
 from pbem.models import db
 import pbem.mail.models  # noqa: E402,F401  - the gateway's table (0003)
+import pbem.leagues.models  # noqa: E402,F401  - the leagues' tables (0015)
 import pbem.outbox.models  # noqa: E402,F401  - the tables of outgoing mail (0003)
 
 config = context.config

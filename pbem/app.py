@@ -7,6 +7,7 @@ from flask import Flask, g, session
 from flask_wtf.csrf import CSRFError
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader
 
+import pbem.leagues.models  # noqa: F401  - the leagues' tables join the metadata
 import pbem.mail.models  # noqa: F401  - the gateway's table joins the metadata
 import pbem.outbox.models  # noqa: F401  - and so do the tables of outgoing mail
 from pbem.api import api_bp

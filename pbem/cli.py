@@ -175,3 +175,85 @@ def db_upgrade_command() -> None:
 
     upgrade()
     click.echo(f"schema is up to date: {database_url()}")
+
+
+@main.group("league")
+def league_group() -> None:
+    """Leagues (docs/leagues.md)."""
+
+
+@league_group.command("simulate")
+@click.option("--game", "game_name", required=True, help="A registered game.")
+@click.option("--players", type=click.IntRange(2, 1000), default=32, show_default=True)
+@click.option("--rounds", "rounds_count", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--seed", default="1", show_default=True, help="Seeds the seating and every game.")
+@click.option("--table-size", type=int, default=None, help="Seats per table (default: 4, or the game's most).")
+@click.option("--scoring", default="rank", show_default=True, help="rank, share or squares.")
+@click.option("--database", default=None,
+              help="A database URL (default: a new SQLite file in a temporary folder, removed afterwards).")
+@click.option("--timeout", type=float, default=3600.0, show_default=True, help="Seconds to wait for the league.")
+def league_simulate_command(game_name: str, players: int, rounds_count: int, seed: str, table_size: int | None,
+                            scoring: str, database: str | None, timeout: float) -> None:
+    """Play a whole league with a bot in every seat, through the same services and workers
+    as a real one, on `make run`'s embedded defaults (SQLite, the file transport, a worker
+    with beat beside this process), and print the final standings as JSON."""
+    import os
+    import signal
+    import tempfile
+    import time
+
+    from pbem.app import create_app
+    from pbem.db import upgrade
+    from pbem.extensions import db
+    from pbem.leagues import simulate
+    from pbem.services.errors import ServiceError
+    from worker.dev import start_worker, stop_worker
+
+    try:
+        get_game(game_name)
+    except SetupError as error:
+        raise click.ClickException(str(error)) from None
+    with tempfile.TemporaryDirectory(prefix="pbem-league-") as folder:
+        url = database or f"sqlite:///{folder}/league.sqlite3"
+        settings = {"DATABASE_URL": url, "PBEM_ENV": "development", "PBEM_ADVANCE": "queue",
+                    "PBEM_QUEUE_DIR": os.path.join(folder, "celery"), "PBEM_REPORT_MAIL": "off"}
+        env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"} | settings
+        os.environ.pop("REDIS_URL", None)
+        upgrade(url)
+        app = create_app({**settings, "REDIS_URL": None, "RATELIMIT_ENABLED": False})
+        log = open(os.path.join(folder, "worker.log"), "wb")
+        signal.signal(signal.SIGTERM, _stop_on_term)  # so the worker is stopped too
+        worker = start_worker(env, stdout=log.fileno())
+        try:
+            with app.app_context():
+                session = db.session()
+                try:
+                    league_id = simulate.set_up(session, game_name, players, rounds_count, seed,
+                                                table_size=table_size, scoring=scoring)
+                except ServiceError as error:
+                    raise click.ClickException(error.message) from None
+                end = time.monotonic() + timeout
+                seen = -1
+                while True:
+                    status, done = simulate.progress(session, league_id)
+                    if done != seen:
+                        click.echo(f"rounds finished: {done} of {rounds_count}", err=True)
+                        seen = done
+                    if status == "finished":
+                        break
+                    if worker.poll() is not None or time.monotonic() > end:
+                        log.flush()
+                        tail = open(os.path.join(folder, "worker.log"), errors="replace").read()[-2000:]
+                        raise click.ClickException(f"the league did not finish ({done} of {rounds_count} rounds); "
+                                                   f"the worker's log ends:\n{tail}")
+                    time.sleep(0.5)
+                click.echo(json.dumps(simulate.report(session, league_id), indent=2, ensure_ascii=False))
+        finally:
+            stop_worker(worker)
+            log.close()
+            with app.app_context():
+                db.engine.dispose()
+
+
+def _stop_on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)

@@ -168,6 +168,9 @@ class Game(db.Model):
     # Bumped by compare-and-set on every change of the order log or the status.
     version: Mapped[int] = mapped_column(default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Counts for ratings (docs/leagues.md, "Ratings"), fixed when the game is created: casual
+    # unless asked; a league's games are rated unless the league is casual.
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)

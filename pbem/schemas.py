@@ -360,3 +360,84 @@ class PressReportSchema(Schema):
 
 class PressSwitchSchema(Schema):
     off = fields.Bool(required=True, metadata={"description": "true: switch press off; false: on again"})
+
+
+# ---- leagues (docs/leagues.md): never the league's secret seed -----------------------------------
+
+class LeagueMemberSchema(Schema):
+    id = fields.Int()
+    name = fields.Function(lambda member: member.user.display_name)
+    status = fields.Str()
+    bot = fields.Str(allow_none=True)
+
+
+class LeagueRoundSummarySchema(Schema):
+    season = fields.Int()
+    number = fields.Int()
+    state = fields.Str()
+    started_at = fields.DateTime(allow_none=True)
+    ends_by = fields.DateTime(allow_none=True)
+    finished_at = fields.DateTime(allow_none=True)
+
+
+class LeagueSchema(Schema):
+    id = fields.Int()
+    name = fields.Str()
+    game = fields.Str(attribute="kind")
+    status = fields.Str()
+    scoring = fields.Str()
+    table_size = fields.Int()
+    rounds = fields.Int()
+    round_days = fields.Int()
+    season = fields.Int()
+    rated = fields.Bool()
+    cap = fields.Int(allow_none=True)
+    registration_closes_at = fields.DateTime(allow_none=True)
+    withdrawal = fields.Str()
+    members = fields.List(fields.Nested(LeagueMemberSchema))
+    round_list = fields.List(fields.Nested(LeagueRoundSummarySchema), attribute="round_rows", data_key="rounds_played")
+
+
+class StandingRowSchema(Schema):
+    place = fields.Int(allow_none=True)
+    member = fields.Int()
+    player = fields.Str()
+    status = fields.Str()
+    points = fields.Float()
+    games = fields.Int()
+    wins = fields.Float()
+    tiebreaks = fields.List(fields.Float())
+    mu = fields.Float(allow_none=True)
+    sigma = fields.Float(allow_none=True)
+    ordinal = fields.Float(allow_none=True)
+
+
+class StandingsSchema(Schema):
+    league = fields.Int()
+    season = fields.Int()
+    round = fields.Int(allow_none=True)
+    scoring = fields.Str()
+    tiebreaks = fields.List(fields.Str())
+    standings = fields.List(fields.Nested(StandingRowSchema))
+
+
+class PairingTableSchema(Schema):
+    number = fields.Int()
+    game = fields.Int()
+    seats = fields.List(fields.Int(allow_none=True))  # member ids, first player first; null: a bot seat
+    status = fields.Str()
+    places = fields.Dict(keys=fields.Str(), values=fields.Int(), allow_none=True)
+    void = fields.Bool()
+    forced = fields.Bool()
+
+
+class PairingRoundSchema(Schema):
+    season = fields.Int()
+    number = fields.Int()
+    state = fields.Str()
+    tables = fields.List(fields.Nested(PairingTableSchema))
+
+
+class PairingsSchema(Schema):
+    league = fields.Int()
+    rounds = fields.List(fields.Nested(PairingRoundSchema))

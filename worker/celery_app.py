@@ -40,7 +40,7 @@ class FlaskTask(Task):  # type: ignore[misc]
 
 
 def make_worker_celery(app: Flask) -> Celery:
-    celery = Celery("pbem", task_cls=FlaskTask, include=["worker.tasks", "worker.mail_tasks"])
+    celery = Celery("pbem", task_cls=FlaskTask, include=["worker.tasks", "worker.mail_tasks", "worker.league_tasks"])
     celery.conf.update(celery_settings(app.config), beat_schedule=beat_schedule(app.config))
     return celery
 

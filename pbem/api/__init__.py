@@ -5,4 +5,4 @@ from flask import Blueprint
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
 
-from pbem.api import routes  # noqa: E402,F401  (registers the routes on api_bp)
+from pbem.api import league_routes, routes  # noqa: E402,F401  (register the routes on api_bp)

@@ -16,6 +16,7 @@ from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateS
                           PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema, QueueListSchema,
                           QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
                           VacationListSchema, VacationSchema)
+from pbem.schemas import LeagueSchema, PairingsSchema, StandingsSchema
 
 SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
            "GameList": GameListSchema, "GameView": GameViewSchema, "History": HistorySchema,
@@ -24,12 +25,14 @@ SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSch
            "Takeover": TakeoverSchema, "VacationCreate": VacationCreateSchema, "Vacation": VacationSchema,
            "VacationList": VacationListSchema, "ReplyAddress": ReplyAddressSchema,
            "PressSend": PressSendSchema, "PressMessage": PressMessageSchema, "PressList": PressListSchema,
-           "PressMute": PressMuteSchema, "PressReport": PressReportSchema, "PressSwitch": PressSwitchSchema}
+           "PressMute": PressMuteSchema, "PressReport": PressReportSchema, "PressSwitch": PressSwitchSchema,
+           "League": LeagueSchema, "Standings": StandingsSchema, "Pairings": PairingsSchema}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
           "description": "the queued turn's number, from 1"}
 MESSAGE_ID = {"name": "message_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+LEAGUE_ID = {"name": "league_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 VACATION_ID = {"name": "vacation_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
@@ -177,6 +180,18 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/vacations/{vacation_id}", "delete", {
         "summary": "Cancel a vacation (one under way ends now)", "security": BEARER, "parameters": [VACATION_ID],
         "responses": {"200": _json("VacationList", "what is left"), **_errors(401, 404, 409)}}),
+    # Leagues (docs/leagues.md): public, read-only.
+    ("/api/leagues/{league_id}", "get", {
+        "summary": "A league: its settings, members and rounds", "parameters": [LEAGUE_ID],
+        "responses": {"200": _json("League", "the league"), **_errors(404)}}),
+    ("/api/leagues/{league_id}/standings", "get", {
+        "summary": "The current season's standings, best first, with ratings (mu, sigma, ordinal)",
+        "parameters": [LEAGUE_ID, {"name": "round", "in": "query", "required": False, "schema": {"type": "integer"},
+                                   "description": "standings after this round"}],
+        "responses": {"200": _json("Standings", "the standings"), **_errors(404, 422)}}),
+    ("/api/leagues/{league_id}/pairings", "get", {
+        "summary": "Every round's tables: member ids in seat order (null: a bot seat), games and places",
+        "parameters": [LEAGUE_ID], "responses": {"200": _json("Pairings", "the rounds"), **_errors(404)}}),
 ]
 
 

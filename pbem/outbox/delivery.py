@@ -51,7 +51,7 @@ PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "noti
                "deadline": "notify_turn", "queue-error": "notify_turn", "replacement": "notify_turn",
                "outage": "notify_turn", "result": "notify_results",
                "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites",
-               "moves": "opponent_moves", "press": "notify_press"}
+               "moves": "opponent_moves", "press": "notify_press", "league": "notify_results"}
 # What unsubscribing sets a preference to: False, or for opponents' moves (a choice) "off".
 UNSUBSCRIBED = {"opponent_moves": "off"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"

@@ -37,6 +37,7 @@ from engine.core import GameState, OrderError
 from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
+from pbem.services import game_over
 from pbem.services.errors import StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.announce import notify_advanced
@@ -150,6 +151,8 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     schedule(session, game, at or now(), state)  # first: turn mails tell a seat its clock
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
+    if changes.get("status") == Game.FINISHED:
+        game_over.ended(session, game)  # in this transaction: a league learns it with the result
     key = cache_key(session, game)
     version, finished = game.version, state.is_over()
     session.commit()

@@ -7,7 +7,7 @@
 - `stalled_games(session, now)`: games an advance is owed to and never came (the broker
   lost the message, or a worker died before redelivery): the tick queues them again.
 - `beat_schedule(config)`: the periodic tasks beat sends (the tick, the mail sweep, the
-  IMAP poll), added to the worker's Celery settings (pbem/tasks.py).
+  IMAP poll, the leagues' tick), added to the worker's Celery settings (pbem/tasks.py).
 
 This module never imports the worker package: it sends tasks by name.
 """
@@ -35,6 +35,8 @@ MAIL_SWEEP_TASK = "pbem.mail_sweep"  # worker/mail_tasks.py
 MAIL_SWEEP_SECONDS = 60.0
 IMAP_POLL_TASK = "pbem.imap_poll"  # worker/mail_tasks.py
 PING_TASK = "pbem.ping"
+LEAGUE_CHECK_TASK = "pbem.league_check"  # a league round whose game ended (worker/league_tasks.py)
+LEAGUE_TICK_TASK = "pbem.league_tick"  # rounds by the clock: hard dates, starts (worker/league_tasks.py)
 TICK_SECONDS = 30.0
 STALL_GRACE = timedelta(seconds=60)  # a queued advance normally runs within milliseconds
 
@@ -48,6 +50,9 @@ def beat_schedule(config: Mapping[str, Any]) -> dict[str, Any]:
         # Inbound mail stored but never processed, and outbox rows never delivered.
         "pbem-mail-sweep": {"task": MAIL_SWEEP_TASK, "schedule": MAIL_SWEEP_SECONDS,
                             "options": {"expires": MAIL_SWEEP_SECONDS * 0.9}},
+        # Leagues: rounds past their hard date, rounds whose end or start a lost message missed.
+        "pbem-league-tick": {"task": LEAGUE_TICK_TASK, "schedule": tick_seconds,
+                             "options": {"expires": tick_seconds * 0.9}},
     }
     imap = mail_settings(config)
     if imap.imap_host:  # a mailbox to poll (docs/email.md); the task's lock keeps polls apart

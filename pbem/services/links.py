@@ -33,3 +33,7 @@ def profile(base_url: str) -> str:
 
 def rules(base_url: str, game_kind: str) -> str:
     return f"{base_url}/rules/{game_kind}"
+
+
+def league(base_url: str, league_id: int) -> str:
+    return f"{base_url}/leagues/{league_id}"

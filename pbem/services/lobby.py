@@ -46,6 +46,7 @@ class NewGame:
     deadlines: dict[str, Any] | None = None
     press: str = "all"  # the press rule (pbem/services/press.py RULES)
     seed: int | str | None = None  # None: a random secret seed (tests fix one)
+    rated: bool = False  # counts for ratings (docs/leagues.md); ordinary games are casual
 
 
 def setup_choices(rules: GameRules, given: dict[str, Any]) -> dict[str, Any]:
@@ -109,12 +110,21 @@ def deadline_policy(data: dict[str, Any] | None, game_name: str | None = None) -
     return policy
 
 
-def _validate(new: NewGame, rules: GameRules) -> tuple[str, list[str]]:
-    title = one_line(new.title)
+def _title(text: str) -> str:
+    title = one_line(text)
     if not 1 <= len(title) <= TITLE_MAX:
         raise Invalid(f"a title has 1 to {TITLE_MAX} characters")
-    if not rules.min_players <= new.players <= rules.max_players:  # type: ignore[attr-defined]
+    return title
+
+
+def _check_players(rules: GameRules, players: int) -> None:
+    if not rules.min_players <= players <= rules.max_players:  # type: ignore[attr-defined]
         raise Invalid(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")  # type: ignore[attr-defined]
+
+
+def _validate(new: NewGame, rules: GameRules) -> tuple[str, list[str]]:
+    title = _title(new.title)
+    _check_players(rules, new.players)
     for kind in new.bots:
         check_bot(rules.name, kind)
     invites = [normalize_address(address) for address in new.invites]
@@ -135,6 +145,26 @@ def _check_setup(rules: GameRules, setup: dict[str, Any], players: int) -> None:
         raise Invalid(str(error)) from None
 
 
+def _new_row(new: NewGame, rules: GameRules, title: str, creator: User | None) -> Game:
+    """The open game `new` asks for, its setup checked, without seats yet."""
+    seed = new.seed if new.seed is not None else secrets.randbelow(SEED_LIMIT)
+    setup = {**setup_choices(rules, dict(new.setup or {})), "options": dict(new.options or {}), "seed": seed}
+    _check_setup(rules, setup, new.players)
+    return Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup, rated=bool(new.rated),
+                deadline_policy=deadline_policy(new.deadlines, rules.name),
+                created_by=creator.id if creator is not None else None, press_rule=check_press_rule(new.press))
+
+
+def checked_settings(new: NewGame) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The setup choices, rule options and deadline policy `new` asks for, checked as creating
+    its game would check them (a league keeps them for the games of its rounds)."""
+    rules = rules_for(new.game)
+    _check_players(rules, new.players)
+    row = _new_row(new, rules, "settings", None)
+    choices = {name: value for name, value in row.setup.items() if name not in ("options", "seed")}
+    return choices, dict(row.setup["options"]), row.deadline_policy
+
+
 @unit_of_work
 def check_press_rule(rule: str) -> str:
     """The press rule a game is created with (the service's option, not the game's)."""
@@ -147,12 +177,7 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     """A new game with the creator in the first seat, then the bots, then the invited."""
     rules = rules_for(new.game)
     title, invites = _validate(new, rules)
-    seed = new.seed if new.seed is not None else secrets.randbelow(SEED_LIMIT)
-    setup = {**setup_choices(rules, dict(new.setup or {})), "options": dict(new.options or {}), "seed": seed}
-    _check_setup(rules, setup, new.players)
-    game = Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup,
-                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id,
-                press_rule=check_press_rule(new.press))
+    game = _new_row(new, rules, title, creator)
     occupants: list[dict[str, Any]] = [{"user_id": creator.id, "joined_at": now()}]
     occupants += [{"bot": kind} for kind in new.bots]
     occupants += [{"invited_email": address} for address in invites]
@@ -165,6 +190,30 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
         _mail_invitation(session, game, creator, address, base_url)
     session.commit()
     return _start_if_full(session, game)
+
+
+def seated_game(session: Session, host: User, new: NewGame, occupants: Sequence[dict[str, Any]]) -> Game:
+    """A game whose seats are all filled, each occupant in its place (first player first),
+    added to the session but neither committed nor started: a league's table
+    (pbem/leagues/rounds.py), which the caller records and then starts with
+    `start_game(..., in_order=True)` in one commit.  An occupant is a person
+    ({"user_id": ...}, optionally with a bot that plays for them: "stand_in",
+    "stand_in_reason") or a bot ({"bot": kind}).  The host (who created it) need not play."""
+    rules = rules_for(new.game)
+    if len(occupants) != new.players:
+        raise Invalid(f"{len(occupants)} occupants for {new.players} seats")
+    title = _title(new.title)
+    _check_players(rules, new.players)
+    for occupant in occupants:
+        for bot in (occupant.get("bot"), occupant.get("stand_in")):
+            if bot:
+                check_bot(rules.name, bot)
+    game = _new_row(new, rules, title, host)
+    game.seats = [Seat(position=i, joined_at=now() if occupant.get("user_id") else None, **occupant)
+                  for i, occupant in enumerate(occupants)]
+    session.add(game)
+    session.flush()
+    return game
 
 
 def _mail_invitation(session: Session, game: Game, inviter: User, address: str, base_url: str) -> None:
@@ -269,14 +318,16 @@ def _start_if_full(session: Session, game: Game) -> Game:
     return game
 
 
-def start_game(session: Session, game: Game) -> None:
+def start_game(session: Session, game: Game, *, in_order: bool = False) -> None:
     """Draw the stack order and who sits where (from the seed), and write the players into
-    the record.  Atomic: the game is either open with no players or active with all."""
+    the record.  Atomic: the game is either open with no players or active with all.
+    `in_order`: the seats take the places in their order (a league's seating chose it)."""
     rules = get_game(game.kind)
     seed = game.setup["seed"]
     seat_names = rules.seating(seed, len(game.seats))  # type: ignore[attr-defined]
-    occupants = list(game.seats)
-    random.Random(f"{seed}:places").shuffle(occupants)
+    occupants = sorted(game.seats, key=lambda seat: seat.position)
+    if not in_order:
+        random.Random(f"{seed}:places").shuffle(occupants)
     players = []
     for seat_name, seat in zip(seat_names, occupants, strict=True):
         seat.name = seat_name

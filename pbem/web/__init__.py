@@ -14,16 +14,17 @@ from flask import Flask, current_app, flash, g, make_response, redirect, render_
 
 from pbem.models import User
 from pbem.services.clock import hours_text
-from pbem.services.errors import ServiceError
+from pbem.services.errors import Invalid, ServiceError
 from pbem.timezones import when, zone_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(app: Flask) -> None:
-    from pbem.web import api_docs, auth, dev, game, lobby, ops, press, profile, reply_address, review, rules, turns
+    from pbem.web import (api_docs, auth, dev, game, leagues, lobby, ops, press, profile, reply_address, review,
+                          rules, turns)
 
-    for module in (auth, profile, lobby, game, press, rules, turns, reply_address, review, ops, dev, api_docs):
+    for module in (auth, profile, lobby, game, press, rules, turns, reply_address, review, ops, leagues, dev, api_docs):
         app.register_blueprint(module.bp)
     app.register_error_handler(ServiceError, service_error)
     app.register_error_handler(400, lambda e: http_error(400, "bad-request", "Bad request", e.description))
@@ -113,6 +114,16 @@ def back(default: str, message: str | None = None, category: str = "info") -> An
     if message:
         flash(message, category)
     return redirect(safe_next(request.form.get("next"), default))
+
+
+def form_int(value: str | None, name: str, default: int | None = None) -> int | None:
+    """A form field's whole number (at most six digits), `default` when left empty."""
+    value = (value or "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or len(value) > 6:
+        raise Invalid(f"{name} must be a whole number")
+    return int(value)
 
 
 def localtime(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M %Z") -> str:

@@ -18,7 +18,7 @@ from pbem.services.kinds import default_hours
 from pbem.services.press import RULE_TITLES as PRESS_RULE_TITLES
 from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.text import option_value
-from pbem.web import back, current_user, login_required, signed_in
+from pbem.web import back, current_user, form_int, login_required, signed_in
 from pbem.web.streams import event_stream
 
 bp = Blueprint("lobby", __name__)
@@ -82,27 +82,18 @@ def _form_defaults(rules: GameRules) -> dict[str, Any]:
             "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS, "press_rules": PRESS_RULE_TITLES}
 
 
-def _int(value: str | None, name: str, default: int | None = None) -> int | None:
-    value = (value or "").strip()
-    if not value:
-        return default
-    if not value.isdigit() or len(value) > 6:
-        raise Invalid(f"{name} must be a whole number")
-    return int(value)
-
-
 def new_game_from_form(form: Any) -> lobby.NewGame:
     rules = lobby.rules_for(form.get("game") or None)
     defaults = _form_defaults(rules)
-    players = _int(form.get("players"), "players", defaults["default_players"])
-    bot_count = _int(form.get("bots"), "bots", 0) or 0
+    players = form_int(form.get("players"), "players", defaults["default_players"])
+    bot_count = form_int(form.get("bots"), "bots", 0) or 0
     if bot_count >= rules.max_players:
         raise Invalid(f"at most {rules.max_players - 1} bots")
     invites = [a for a in re.split(r"[\s,;]+", form.get("invites", "")) if a]
     options = {option.name: option_value(option, form[option.name])
                for option in rules.options if form.get(option.name)}
     setup = {option.name: form[option.name] for option in defaults["setup_options"] if form.get(option.name)}
-    hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
+    hours = {kind: form_int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
     return lobby.NewGame(title=form.get("title", ""), game=rules.name, players=players or defaults["default_players"],
                          bots=[form.get("bot_kind") or defaults["default_bot"]] * bot_count, invites=invites,
                          setup=setup, options=options, press=form.get("press") or "all",
@@ -113,10 +104,10 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
 def _policy_from_form(form: Any) -> dict[str, Any]:
     """Missed turns, replacement, vacations and the clock (docs/deadlines.md); left out: the defaults."""
     policy: dict[str, Any] = {key: form[key] for key in ("default", "abandoned", "vacation") if form.get(key)}
-    replace_after = _int(form.get("replace_after"), "missed deadlines before replacement")
+    replace_after = form_int(form.get("replace_after"), "missed deadlines before replacement")
     if replace_after is not None:
         policy["replace_after"] = replace_after
-    clock = {key: _int(form.get(f"clock_{key}"), f"the clock's {key}") for key, _ in CLOCK_FIELDS}
+    clock = {key: form_int(form.get(f"clock_{key}"), f"the clock's {key}") for key, _ in CLOCK_FIELDS}
     if any(value is not None for value in clock.values()):  # all empty: no clock
         policy["clock"] = {key: value for key, value in clock.items() if key != "per_turn" or value is not None}
     return policy

@@ -23,6 +23,8 @@ from sqlalchemy import String, select, type_coerce
 from werkzeug.routing import IntegerConverter
 
 from pbem.extensions import db
+from pbem.leagues import members, rounds
+from pbem.leagues.league import NewLeague, create_league
 from pbem.models import EmailAddress, OneLine, OutboxMessage, User, now
 from pbem.services import accounts, lobby, play, press, vacations
 from pbem.services.state import clear_cache
@@ -73,10 +75,12 @@ ORDER_KINDS = {"power": ["card"], "turn": ["place", "eagle", "move_from", "move_
 EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"], "turns.extend": ["hours"],
                 "turns.cancel_queued": ["which"], "turns.queue": ["turns"], "lobby.invite": ["email"],
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
-                "turns.declare_vacation": ["start", "end"], "press.switch": ["press"], "press.mute": ["seat", "mute"]}
+                "turns.declare_vacation": ["start", "end"], "press.switch": ["press"], "press.mute": ["seat", "mute"],
+                "leagues.withdraw": ["member"], "leagues.pairings": ["reset", "tables"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
                 "game.live_stream": ["stamp"], "lobby.live_home": ["games", "stamp"],
-                "auth.signin": ["next"], "lobby.new_game": ["game"]}
+                "auth.signin": ["next"], "lobby.new_game": ["game"], "leagues.standings": ["sort", "round"],
+                "api.league_standings": ["round"]}
 # Named submit buttons (the parsed forms list fields, not buttons): which action a form takes.
 BUTTONS = ["action"]
 # Lobby actions on the open game; everything else on the running one.
@@ -117,12 +121,19 @@ def world(app, session, monkeypatch):
     today = now().date()
     away = vacations.declare_vacation_dates(session, people["ana"], today + timedelta(days=60),
                                             today + timedelta(days=61), now())
+    league = create_league(session, people["ana"], NewLeague(name="League", game="duel", table_size=2, rounds=2,
+                                                             seed="hostile"))
+    entrants = [members.add_bot_entrant(session, league.id, people["ana"], f"Bot {i}", "random", now())
+                for i in range(4)]
+    played = rounds.start_round(session, league.id, people["ana"], now())
+    rounds.check_round(session, played.id, now())  # its bots played at once: round 2 is next
     ana_address = session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == people["ana"].id))
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
     ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name, "game": running.kind,
            "name": "swagger-ui.css", "message_id": message.id, "report_id": 1,
+           "league_id": league.id, "member_id": entrants[0].id, "table_id": played.tables[0].id, "kind": "duel",
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
@@ -297,7 +308,8 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
     adapter = world.app.url_map.bind("pbem.test")
     found: dict[str, list[Any]] = {}
     pages = ["/", "/signin", "/profile", "/games/new", f"/games/{world.ids['game_id']}",
-             f"/games/{world.ids['open_game_id']}", "/admin/mail/review", "/admin/press"]
+             f"/games/{world.ids['open_game_id']}", "/admin/mail/review", "/admin/press", "/leagues/new",
+             f"/leagues/{world.ids['league_id']}"]
     for page in pages:
         response = client.get(page)
         assert response.status_code == 200, page

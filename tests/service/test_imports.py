@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TOP = ("pbem", "worker", "engine")
 # What may not import the channels: everything the channels build on.
 CHANNELS = ("pbem.web", "pbem.api", "pbem.mail", "pbem.app", "pbem.cli", "pbem.devserver", "pbem.wsgi", "worker")
-BELOW_CHANNELS = ("pbem.services", "pbem.outbox", "pbem.tasks", "pbem.models", "pbem.reports", "pbem.games",
+BELOW_CHANNELS = ("pbem.services", "pbem.leagues", "pbem.outbox", "pbem.tasks", "pbem.models", "pbem.reports", "pbem.games",
                   "pbem.schemas", "engine")
 
 Graph = dict[str, dict[str, str]]  # node -> {imported node: where, "path:line"}
