@@ -33,7 +33,8 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
     page.click("#new-game button[type=submit]")
     page.wait_for_selector("form.decision[data-kind=power]")
 
-    page.click("form.decision[data-kind=power] button[type=submit]")  # the preselected card
+    page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
+    page.click("form.decision[data-kind=power] button[type=submit]")
     page.wait_for_selector("form.decision[data-kind=turn]")
     assert page.is_visible(".map-targets"), "the script shows the map controls"
 
