@@ -32,4 +32,5 @@ USER pbem
 EXPOSE 8000
 
 # The web by default; the worker and beat override the command (docker-compose.yml).
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--access-logfile", "-", "pbem.wsgi:app"]
+# Threads: an open game page holds a stream (pbem/live.py) in a thread, not a whole process.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "gthread", "--threads", "16", "--access-logfile", "-", "pbem.wsgi:app"]

@@ -196,10 +196,40 @@ def _version(cursor: Any, game_id: int) -> int:
     return int(cursor.fetchone()[0])
 
 
-def measure_latency(port: int, players: _Players) -> list[float]:
+class _Page:
+    """An open game page's event stream (pbem/live.py): when the first `change` event whose
+    version is past `version` arrived."""
+
+    def __init__(self, port: int, game_id: int, version: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        _, seen = request(port, "GET", f"/games/{game_id}/version")
+        self.connection.request("GET", f"/games/{game_id}/live?stamp={seen['stamp']}")
+        self.answer = self.connection.getresponse()
+        self.version, self.arrived = version, None
+        self.done = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.answer:
+                line = raw.decode().strip()
+                if line.startswith("data: ") and int(line[6:].split(".")[0]) > self.version:
+                    self.arrived = time.perf_counter()
+                    break
+        except (OSError, ValueError, AttributeError):
+            pass
+        self.done.set()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def measure_latency(port: int, players: _Players) -> tuple[list[float], list[float]]:
     """Milliseconds from sending an order that completes what the game waits for until the
-    advanced state (and its notifications) is committed."""
+    advanced state (and its notifications) is committed; and from that commit until an open
+    page's event stream tells of it (the push)."""
     samples: list[float] = []
+    pushes: list[float] = []
     connection = psycopg.connect(_psycopg_url(), options=f"-csearch_path={SCHEMA}", autocommit=True)
     cursor = connection.cursor()
     game_id, seed = players.new_game(1), 1
@@ -216,21 +246,28 @@ def measure_latency(port: int, players: _Players) -> list[float]:
                 game_id = players.new_game(seed)
                 continue
             before = _version(cursor, game_id)
+            page = _Page(port, game_id, before) if completes else None
             began = time.perf_counter()
             status, answer = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
                                      {"orders": order})
-            if status != 201:
-                continue  # the view was a moment old; look again
-            if not completes:
-                continue
+            if status != 201 or page is None:
+                if page is not None:
+                    page.close()
+                continue  # the view was a moment old (look again), or the order completes nothing
             while _version(cursor, game_id) == before:
                 if time.perf_counter() - began > ADVANCE_TIMEOUT:
                     raise RuntimeError(f"game {game_id} did not advance within {ADVANCE_TIMEOUT} s")
                 time.sleep(0.0005)
-            samples.append((time.perf_counter() - began) * 1000)
+            committed = time.perf_counter()
+            samples.append((committed - began) * 1000)
+            page.done.wait(ADVANCE_TIMEOUT)
+            page.close()
+            if page.arrived is None:
+                raise RuntimeError(f"game {game_id}: the page's stream never told of the advance")
+            pushes.append(max(0.0, page.arrived - committed) * 1000)
     finally:
         connection.close()
-    return samples
+    return samples, pushes
 
 
 def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
@@ -304,7 +341,7 @@ def run() -> list[dict[str, Any]]:
             try:
                 stack.wait_ready()
                 players = _Players(stack.url)
-                latencies = measure_latency(stack.port, players)
+                latencies, pushes = measure_latency(stack.port, players)
                 orders, logged, seconds = measure_throughput(stack.port, players)
                 players.session.close()
                 players.engine.dispose()
@@ -326,6 +363,10 @@ def run() -> list[dict[str, Any]]:
                  "committed by the worker (order log, version, notifications in the outbox)"},
         {"name": "worker.advance_latency_p95", "value": round(_percentile(latencies, 0.95), 2), "unit": "ms",
          "samples": len(latencies), **common},
+        {"name": "worker.push_latency_p50", "value": round(statistics.median(pushes), 2), "unit": "ms",
+         "samples": len(pushes), "p95": round(_percentile(pushes, 0.95), 2), **common,
+         "note": "the worker's commit of an advance (seen in PostgreSQL) -> the change event on an open "
+                 "game page's stream (Redis pub/sub, gunicorn thread); the database is watched every 0.5 ms"},
         {"name": "worker.api_orders", "value": order_rate, "unit": "orders/s", "orders": orders,
          "applied_per_s": round(logged / seconds, 1), "clients": THROUGHPUT_CLIENTS, "seconds": round(seconds, 1),
          **common,

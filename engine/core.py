@@ -91,6 +91,9 @@ class DecisionKind:
     ("place T, optionally with 'eagle T'"; by default the `syntax`).  `words` are the words
     its orders start with, which tell an order from prose in a mail (by default the first
     word of each `|` alternative of the syntax: "battle T | tie T" gives battle and tie).
+    `rule` explains, in one sentence for a player new to the game, the rule behind the
+    decision (what it decides and what follows); the game's rules page has the rest (empty:
+    the page shows the `help` alone).
     """
 
     name: str
@@ -102,6 +105,7 @@ class DecisionKind:
     noun: str = ""
     help: str = ""
     words: tuple[str, ...] = ()
+    rule: str = ""
 
     def __post_init__(self) -> None:
         if not self.words:
@@ -121,7 +125,8 @@ class DecisionKind:
 class Option:
     """A rule option a game record may set.  The value is one of `choices`, or else a whole
     number from `low` to `high`; `default` is what an omitted option means; `help` is one line
-    for people choosing it."""
+    for people choosing it, and `meanings` a short sentence for each choice, saying what the
+    game does with that value (where people choose it, each value is explained)."""
 
     name: str
     default: Any
@@ -129,6 +134,11 @@ class Option:
     choices: tuple[Any, ...] = ()
     low: int | None = None
     high: int | None = None
+    meanings: Mapping[Any, str] = field(default_factory=dict, compare=False)
+
+    def meaning(self, value: Any) -> str:
+        """What `value` of this option does ("" when the game does not say)."""
+        return self.meanings.get(value, "")
 
     def check(self, value: Any) -> Any:
         """The value if this option allows it, else a SetupError that says what it allows."""

@@ -67,6 +67,13 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PBEM_SIGNIN_LIMIT": os.environ.get("PBEM_SIGNIN_LIMIT", "5 per 15 minutes"),
         "PBEM_SIGNIN_IP_LIMIT": os.environ.get("PBEM_SIGNIN_IP_LIMIT", "30 per hour"),
         "PBEM_ORDER_LIMIT": os.environ.get("PBEM_ORDER_LIMIT", "60 per minute"),
+        # Press (docs/service.md, "Press"): per person on the web and API, and per seat and
+        # hour on every channel (mail included).
+        "PBEM_PRESS_LIMIT": os.environ.get("PBEM_PRESS_LIMIT", "10 per minute"),
+        "PBEM_PRESS_PER_HOUR": int(os.environ.get("PBEM_PRESS_PER_HOUR", "30")),
+        # The game page learns of changes from its event stream (pbem/live.py); it also asks
+        # every this many seconds in case a proxy cuts the stream (0: never).
+        "PBEM_PAGE_POLL": int(os.environ.get("PBEM_PAGE_POLL", "60")),
         "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
         "MAX_CONTENT_LENGTH": 256 * 1024,
         # Workers (docs/workers.md).  "queue": an order that completes what a game waits for

@@ -8,7 +8,8 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (JSON, Date, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint, false,
+                        true)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pbem.extensions import db
@@ -70,6 +71,7 @@ class User(db.Model):
     notify_turn: Mapped[bool] = mapped_column(default=True)  # "your turn" mails
     notify_results: Mapped[bool] = mapped_column(default=True)  # age results and reports
     notify_invites: Mapped[bool] = mapped_column(default=True)
+    notify_press: Mapped[bool] = mapped_column(default=True, server_default=true())  # press mails (services/press.py)
     # Opponents' moves (pbem/services/moves_mail.py): "off", "each" (a mail per advance) or
     # "digest" (one mail a day at digest_hour, local time; digest_on: the local day last done).
     opponent_moves: Mapped[str] = mapped_column(String(8), default="digest", server_default="digest")
@@ -148,6 +150,10 @@ class ApiToken(db.Model):
     user: Mapped[User] = relationship()
 
 
+# A game's press rule (pbem/services/press.py): none, to the whole table only, or also private.
+PRESS_RULES = ("none", "public", "all")
+
+
 class Game(db.Model):
     __tablename__ = "games"
 
@@ -179,6 +185,10 @@ class Game(db.Model):
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     paused_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     paused_seconds: Mapped[int] = mapped_column(default=0, server_default="0")  # ended pauses, whole game
+    # Press (pbem/services/press.py): the rule chosen at creation, "none", "public" (to the
+    # whole table only) or "all" (also private, seat to seat); the host may switch it off.
+    press_rule: Mapped[str] = mapped_column(String(8), default="all", server_default="all")
+    press_off: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", cascade="all, delete-orphan",
                                                order_by="Seat.position")
@@ -397,3 +407,65 @@ class ReportJob(db.Model):
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
 
     __table_args__ = (UniqueConstraint("game_id", "topic", "round", "phase"),)
+
+
+PRESS_MAX = 2000  # characters of one press message
+REPORT_REASON_MAX = 200
+
+
+class PressMessage(db.Model):
+    """A message of one seat to the whole table (`to_seat` None) or privately to one seat
+    (pbem/services/press.py).  Never part of the record; a private one is shown only to the
+    two seats, and mailed only to the one it is for."""
+
+    __tablename__ = "press_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))  # the author's seat
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    to_seat: Mapped[str | None] = mapped_column(String(16))  # None: the whole table
+    text: Mapped[str] = mapped_column(Text)  # pbem.text.clean_message, at most PRESS_MAX
+    channel: Mapped[str] = mapped_column(String(10))  # web, api, email
+    round: Mapped[int | None] = mapped_column()  # the game's round when it was sent
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    hidden_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # an operator hid it after a report
+
+    __table_args__ = (Index("ix_press_messages_game_seat_created", "game_id", "seat", "created_at"),)
+
+    @property
+    def public(self) -> bool:
+        return self.to_seat is None
+
+
+class PressMute(db.Model):
+    """A person who does not want to read or be mailed a seat's press in a game."""
+
+    __tablename__ = "press_mutes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))  # the muted seat
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id", "seat"),)
+
+
+class PressReport(db.Model):
+    """A press message someone reported: the site operators' review list shows it until one
+    of them dismisses it or hides the message."""
+
+    __tablename__ = "press_reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("press_messages.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    reason: Mapped[str] = mapped_column(String(REPORT_REASON_MAX))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    resolution: Mapped[str | None] = mapped_column(String(REPORT_REASON_MAX))  # what, by which operator
+
+    message: Mapped[PressMessage] = relationship()
+
+    __table_args__ = (UniqueConstraint("message_id", "user_id"),)

@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from engine import default_game, game_names, games, get_game
-from pbem.models import NAME_MAX, TITLE_MAX, Game, Seat
+from pbem.models import NAME_MAX, PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
 from pbem.services.policy import DEFAULT_BOTS, MAX_HOURS, REPLACE_AFTER_RANGE, VACATION_RULES
@@ -77,6 +77,8 @@ class GameSchema(Schema):
     deadline_at = fields.DateTime(allow_none=True, metadata={"description": "the current decision's deadline "
                                                                           "(UTC); see /games/{id}/deadline"})
     paused_at = fields.DateTime(allow_none=True)
+    press_rule = fields.Str(metadata={"description": "press allowed: all (public and private), public or none"})
+    press_off = fields.Bool(metadata={"description": "the host switched press off"})
     created_at = fields.DateTime()
     started_at = fields.DateTime(allow_none=True)
     finished_at = fields.DateTime(allow_none=True)
@@ -155,6 +157,9 @@ class GameCreateSchema(Schema):
                           metadata={"description": "the game's rule options by name (docs/engine.md); "
                                                    "left out: their defaults"})
     deadlines = fields.Nested(DeadlinesSchema, load_default=None)
+    press = fields.Str(load_default="all", validate=validate.OneOf(PRESS_RULES),
+                       metadata={"description": "messages between the players: all (public and private), "
+                                                "public (to the whole table only) or none"})
 
     @validates_schema(skip_on_field_errors=True)
     def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -192,7 +197,11 @@ class ReceiptSchema(Schema):
     seat = fields.Str()
     orders = fields.List(fields.Str(), metadata={"description": "canonical text of the accepted orders"})
     pending = fields.List(fields.Str(), metadata={"description": "accepted but not applied yet"})
-    applied = fields.Bool()
+    applied = fields.Bool(metadata={"description": "every order was applied in this request"})
+    status = fields.Str(metadata={"description": "applied (in this request); queued (a worker applies it "
+                                                 "in a moment unless the game waits for others too); "
+                                                 "waiting (for other seats' decisions)",
+                                  "enum": ["applied", "queued", "waiting"]})
     message = fields.Str()
 
 
@@ -203,6 +212,8 @@ class GameViewSchema(Schema):
                                                "spectators); view.me holds your hand and decisions"})
     pending = fields.List(fields.Str(), metadata={"description": "your orders not applied yet"})
     submitted = fields.List(fields.Str(), metadata={"description": "waiting seats whose orders are in"})
+    stamp = fields.Str(metadata={"description": "what changes when the game does (also the ETag): "
+                                                "pass it back as `since` with `wait` to wait for the next change"})
 
 
 class EventSchema(Schema):
@@ -302,3 +313,50 @@ class ReplyAddressSchema(Schema):
     address = fields.Str(required=True, metadata={
         "description": "your seat's reply address for orders by mail (docs/email.md); keep it to yourself",
         "example": "orders+ti2uwkce53qv44r6zau2upfqwq@pbem.example"})
+
+
+# ---- press (docs/service.md, "Press") -------------------------------------------------------
+
+class PressSendSchema(Schema):
+    text = fields.Str(required=True, validate=validate.Length(1, PRESS_MAX),
+                      metadata={"description": "the message; several lines allowed; control and invisible "
+                                               "formatting characters are removed"})
+    to = fields.Str(load_default=None, allow_none=True, validate=validate.Length(1, 16),
+                    metadata={"description": "a seat's name for a private message (games whose press rule is "
+                                             "all); left out or null: the whole table"})
+
+
+class PressMessageSchema(Schema):
+    id = fields.Int()
+    seat = fields.Str(metadata={"description": "the author's seat"})
+    author = fields.Str(metadata={"description": "the author's display name, as the seat shows it"})
+    to = fields.Str(allow_none=True,
+                    metadata={"description": "the seat a private message is for; null: the whole table"})
+    text = fields.Str()
+    round = fields.Int(allow_none=True, metadata={"description": "the game's round when it was sent"})
+    created_at = fields.DateTime()
+
+
+class PressListSchema(Schema):
+    rule = fields.Str(metadata={"description": "the game's press rule: all, public or none"})
+    off = fields.Bool(metadata={"description": "the host switched press off"})
+    can_send = fields.Bool(metadata={"description": "you may send press now"})
+    why_not = fields.Str(metadata={"description": "why you may not, if you may not"})
+    muted = fields.List(fields.Str(), metadata={"description": "the seats you muted"})
+    messages = fields.List(fields.Nested(PressMessageSchema),
+                           metadata={"description": "the messages you may read, oldest first: public ones, and "
+                                                    "private ones to or from your seat"})
+
+
+class PressMuteSchema(Schema):
+    seat = fields.Str(required=True, validate=validate.Length(1, 16))
+    mute = fields.Bool(load_default=True, metadata={"description": "false: unmute"})
+
+
+class PressReportSchema(Schema):
+    reason = fields.Str(required=True, validate=validate.Length(1, REPORT_REASON_MAX),
+                        metadata={"description": "what is wrong with the message, for the site operators"})
+
+
+class PressSwitchSchema(Schema):
+    off = fields.Bool(required=True, metadata={"description": "true: switch press off; false: on again"})

@@ -9,6 +9,7 @@
   right-to-left scripts stay; only the invisible formatting goes.
 - `option_value`: a game's rule option as a form field or the command line writes it.
 - `clean_text`, `clean_link`: player text cut to a length, links that are plain http(s).
+- `clean_message`: a message of several lines (press), each line as `one_line` makes it.
 """
 from __future__ import annotations
 
@@ -67,6 +68,18 @@ def clean_text(value: Any, limit: int) -> str:
     if len(text) > limit:
         text = text[:limit - 1].rstrip() + "…"
     return text
+
+
+def clean_message(value: Any) -> str:
+    """Player prose of several lines: each line as `one_line` makes a name (no controls, no
+    bidirectional overrides or invisible formatting, spaces collapsed), no more than one
+    blank line in a row, none at either end.  The caller checks the length."""
+    lines = [one_line(line) for line in re.split(r"\r\n|\r|\n", str(value if value is not None else ""))]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip("\n")
 
 
 def clean_link(value: Any) -> str | None:

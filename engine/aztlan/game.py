@@ -32,19 +32,32 @@ class Aztlan:
     decision_kinds = (
         DecisionKind("power", "power card", "card N", 48, simultaneous=True,
                      ask="choose your power card", noun="the power card",
-                     help="card N (one of your power cards)"),
+                     help="card N (one of your power cards)",
+                     rule="Each age every player secretly plays one power card: its number is the power "
+                          "of each of your pawns in conflicts, and its territory type is what your "
+                          "domains score this age."),
         DecisionKind("turn", "development turn", "place T [eagle T] [move A to B]", 24, simultaneous=False,
                      ask="play your development turn", noun="a development turn",
-                     help="place T, optionally with 'eagle T' and 'move A to B'"),
+                     help="place T, optionally with 'eagle T' and 'move A to B'",
+                     rule="In turn, the highest score first, each player places one pawn in any territory, "
+                          "then may move one of its pawns to a neighbouring territory (never across a lake)."),
         DecisionKind("conflict", "conflict turn", "battle T | coexist T | tlatoani T battle|coexist | tie T",
                      24, simultaneous=False, ask="settle the conflicts you won", noun="a conflict turn",
-                     help="battle T, coexist T, tlatoani T battle|coexist, or tie T, one per territory"),
+                     help="battle T, coexist T, tlatoani T battle|coexist, or tie T, one per territory",
+                     rule="Where your power (card number x pawns) is the greatest, you either battle and "
+                          "remove the other pawns or coexist and draw a prosperity card; a tie may be "
+                          "broken with a Great Tlatoani."),
         DecisionKind("reaction", "battle answer", "sacred T | accept T", 24, simultaneous=True,
                      ask="answer a battle declared against you", noun="an answer to a battle",
-                     help="sacred T or accept T"),
+                     help="sacred T or accept T",
+                     rule="When a battle is declared against your pawns you accept the defeat, or play "
+                          "Sacred Games to stay there in coexistence."),
         DecisionKind("scoring", "scoring turn", "score [wild TYPE] [blessing GOD]... [rafts A and B]...",
                      24, simultaneous=True, ask="carry out your scoring", noun="a scoring turn",
-                     help="score, optionally with 'wild TYPE', 'blessing GOD', 'rafts A and B'"),
+                     help="score, optionally with 'wild TYPE', 'blessing GOD', 'rafts A and B'",
+                     rule="Each domain (neighbouring territories holding your pawns) scores 1 per territory "
+                          "plus the square of its territories of your card's type; blessings, rafts and the "
+                          "wild card's type are chosen here."),
     )
     options = OPTIONS
     bots = tuple(BOTS)

@@ -12,19 +12,33 @@ from engine.core import Option, check_options
 OPTIONS = (
     # English rulebook: "in any territory"; Italian: where you placed a pawn this age.
     Option("eagle_placement", "anywhere", "where the Eagle and Jaguar pawn may go",
-           ("anywhere", "placed-this-age")),
+           ("anywhere", "placed-this-age"),
+           meanings={"anywhere": "the extra pawn may go to any territory (the English rulebook)",
+                     "placed-this-age": "only where you placed a pawn from your reserve this age "
+                                        "(the Italian rulebook)"}),
     # English rulebook and summary: the counter below wins a tie; Italian: the one on top.
     Option("final_tiebreak", "below", "who wins a tie at the end: the counter below or on top",
-           ("below", "top")),
+           ("below", "top"),
+           meanings={"below": "of tied players, the one whose score counter lies lowest in the stack wins "
+                              "(the English rulebook)",
+                     "top": "of tied players, the one whose counter lies on top wins (the Italian rulebook)"}),
     # Silent everywhere: what a coexistence draws when the deck is empty.
     Option("deck_exhausted", "reshuffle", "what a coexistence draws from an empty deck",
-           ("reshuffle", "no-card")),
+           ("reshuffle", "no-card"),
+           meanings={"reshuffle": "the played prosperity cards are shuffled into a new deck",
+                     "no-card": "an empty deck gives nothing"}),
     # Silent everywhere: Offerings past five (the table stops at 25).
     Option("offerings_beyond_five", "square", "Offerings to the Gods past five cards",
-           ("square", "cap")),
+           ("square", "cap"),
+           meanings={"square": "n Offerings score n x n points, so six score 36",
+                     "cap": "five or more Offerings score 25 points, the table's last row"}),
     # Silent everywhere: which tied leaders may break a tie with a Great Tlatoani.
     Option("tie_window", "each-leader", "which tied leaders may play a Great Tlatoani",
-           ("each-leader", "first-leader")),
+           ("each-leader", "first-leader"),
+           meanings={"each-leader": "every leader of a tie, in conflict order, may break it with a Great "
+                                    "Tlatoani in its own conflict turn",
+                     "first-leader": "only the first tied leader in conflict order may break the tie; "
+                                     "if it lets the tie stand, the tie is settled"}),
 )
 CHOICES = {option.name: option.choices for option in OPTIONS}  # default first
 _DEFAULT = {option.name: option.default for option in OPTIONS}

@@ -29,18 +29,24 @@ class Coatl:
     decision_kinds = (
         DecisionKind("keep", "choice of prophecies", "keep N... | keep none", 48, simultaneous=True,
                      ask="choose the prophecies you keep", noun="a choice of prophecies",
-                     help="keep N N N (up to 3 of the prophecy cards you drew) or keep none"),
+                     help="keep N N N (up to 3 of the prophecy cards you drew) or keep none",
+                     rule="At the start every player secretly keeps up to three of the prophecy cards "
+                          "dealt to them; the rest are discarded."),
         DecisionKind("turn", "turn", TURN_SYNTAX, 12, simultaneous=False,
                      ask="play your turn", noun="a turn",
                      help="one action: 'take body 3', 'choose 12 deck 1', an assembly such as "
                           "'new red head; add blue body to 1; fulfil 12 on 1', 'pass', or "
                           "'sacrifice pick body|future|commit N'",
+                     rule="A turn is one action: take pieces from the supply, choose prophecy cards, "
+                          "assemble your cóatls, or use a Sacrifice token.",
                      words=("take", "choose", "new", "add", "fulfil", "fulfill", "complete", "pass",
                             "sacrifice")),
         DecisionKind("choose", "See the Future choice", "[discard N...;] choose N... [deck N]", 12,
                      simultaneous=False, ask="choose prophecies after See the Future",
                      noun="a See the Future choice",
                      help="optionally 'discard N ...;' then 'choose N ... [deck N]'",
+                     rule="After See the Future turns up a new row, you may discard cards from your "
+                          "hand, then choose prophecy cards as the Choose action does.",
                      words=("discard", "choose")),
     )
     options = OPTIONS

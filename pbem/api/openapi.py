@@ -12,8 +12,9 @@ from engine import default_game, games
 from pbem.games import presentation
 
 from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
-                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
-                          ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
+                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema, PressMessageSchema,
+                          PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema, QueueListSchema,
+                          QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
                           VacationListSchema, VacationSchema)
 
 SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
@@ -21,11 +22,14 @@ SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSch
            "Me": MeSchema, "Orders": OrdersSchema, "Receipt": ReceiptSchema,
            "Deadline": DeadlineSchema, "Extend": ExtendSchema, "Queue": QueueSchema, "QueueList": QueueListSchema,
            "Takeover": TakeoverSchema, "VacationCreate": VacationCreateSchema, "Vacation": VacationSchema,
-           "VacationList": VacationListSchema, "ReplyAddress": ReplyAddressSchema}
+           "VacationList": VacationListSchema, "ReplyAddress": ReplyAddressSchema,
+           "PressSend": PressSendSchema, "PressMessage": PressMessageSchema, "PressList": PressListSchema,
+           "PressMute": PressMuteSchema, "PressReport": PressReportSchema, "PressSwitch": PressSwitchSchema}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
           "description": "the queued turn's number, from 1"}
+MESSAGE_ID = {"name": "message_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 VACATION_ID = {"name": "vacation_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
@@ -61,8 +65,16 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
         "summary": "Take an open seat (or the one you were invited to)", "security": BEARER,
         "parameters": [GAME_ID], "responses": {"200": _json("Game", "the game"), **_errors(401, 404, 409)}}),
     ("/api/games/{game_id}/view", "get", {
-        "summary": "Your seat's view (the public view without a seat or token)", "parameters": [GAME_ID],
-        "responses": {"200": _json("GameView", "what you may see"), **_errors(401, 404, 409)}}),
+        "summary": "Your seat's view (the public view without a seat or token)",
+        "description": "With `since` (a stamp from an earlier answer) and `wait` (seconds) the answer "
+                       "comes as soon as the game's stamp differs from `since`, or after `wait` seconds: "
+                       "wait for the next change without polling in a loop. The stamp is also the ETag.",
+        "parameters": [GAME_ID,
+                       {"name": "since", "in": "query", "schema": {"type": "string", "maxLength": 64},
+                        "description": "the stamp you have"},
+                       {"name": "wait", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60},
+                        "description": "seconds to wait for a change (with `since`)"}],
+        "responses": {"200": _json("GameView", "what you may see"), **_errors(401, 404, 409, 422)}}),
     ("/api/games/{game_id}/orders", "post", {
         "summary": "Submit orders for your seat", "security": BEARER, "parameters": [GAME_ID],
         "description": "The text is in the same grammar as orders by mail (docs/orders.md). "
@@ -124,6 +136,36 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
         "description": "The old address stops working at once (mail to it is refused, with one short "
                        "answer a day); the new one is returned and mailed to you.",
         "responses": {"200": _json("ReplyAddress", "the new address"), **_errors(401, 403, 404, 409)}}),
+    # Press (docs/service.md, "Press").
+    ("/api/games/{game_id}/press", "get", {
+        "summary": "The press you may read (public messages, and private ones to or from your seat), "
+                   "the game's press rule and the seats you muted", "parameters": [GAME_ID],
+        "responses": {"200": _json("PressList", "oldest first"), **_errors(404)}}),
+    ("/api/games/{game_id}/press", "post", {
+        "summary": "Send press to the whole table or privately to one seat", "security": BEARER,
+        "parameters": [GAME_ID],
+        "description": "Each recipient is mailed it by their profile's press setting. Refused (409) when "
+                       "the game has no press, only public press and `to` is set, the host switched press "
+                       "off, or the game is not running; 429 beyond the per-minute limit or the seat's "
+                       "hourly limit.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "PressSend"}}},
+        "responses": {"201": _json("PressMessage", "sent"), **_errors(401, 403, 404, 409, 422, 429)}}),
+    ("/api/games/{game_id}/press/mute", "post", {
+        "summary": "Mute (or unmute) a seat: you no longer read or get mailed its press", "security": BEARER,
+        "parameters": [GAME_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "PressMute"}}},
+        "responses": {"200": _json("PressList", "the press as you read it now"), **_errors(401, 404, 422)}}),
+    ("/api/games/{game_id}/press/{message_id}/report", "post", {
+        "summary": "Report a message you can read to the site operators", "security": BEARER,
+        "parameters": [GAME_ID, MESSAGE_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "PressReport"}}},
+        "responses": {"201": {"description": "reported", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"reported": {"type": "integer"}}}}}},
+            **_errors(401, 404, 409, 422)}}),
+    ("/api/games/{game_id}/press/switch", "post", {
+        "summary": "Host: switch press off, or on again", "security": BEARER, "parameters": [GAME_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "PressSwitch"}}},
+        "responses": {"200": _json("PressList", "the press now"), **_errors(401, 403, 404, 409, 422)}}),
     ("/api/vacations", "get", {
         "summary": "Your vacations that have not ended", "security": BEARER,
         "responses": {"200": _json("VacationList", "soonest first"), **_errors(401)}}),

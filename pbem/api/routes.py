@@ -7,6 +7,7 @@ from typing import Any
 from flask import current_app, g, jsonify, request
 from marshmallow import Schema, ValidationError
 
+from pbem import live
 from pbem.api import api_bp
 from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
@@ -14,10 +15,11 @@ from pbem.games import presentation
 from pbem.services import seat_address
 from pbem.models import User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
-                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, QueueListSchema, QueueSchema,
-                          ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
-                          VacationListSchema, VacationSchema)
-from pbem.services import accounts, deadlines, lobby, play, turn_queue, vacations
+                          GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema,
+                          PressMessageSchema, PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema,
+                          QueueListSchema, QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema,
+                          VacationCreateSchema, VacationListSchema, VacationSchema)
+from pbem.services import accounts, deadlines, lobby, play, press, turn_queue, vacations
 from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
 from pbem.services.state import game_state, player_names
 
@@ -113,11 +115,37 @@ def join_game(game_id: int) -> Any:
 
 @api_bp.get("/games/<int:game_id>/view")
 def view(game_id: int) -> Any:
+    """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
+    stamp differs from STAMP, or after N seconds: a client waits for the next change
+    without a loop of its own (pbem/live.py)."""
+    lobby.get_game_row(db.session(), game_id)  # 404 before any wait
+    since, seconds = request.args.get("since"), _wait_seconds()
+    if since is not None and seconds:
+        db.session.remove()  # hold no connection while waiting
+
+        def read() -> str | None:
+            try:
+                return live.stamp(db.session(), game_id)
+            finally:
+                db.session.remove()
+
+        live.wait(read, since, seconds, game_id)
+    stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
     game = lobby.get_game_row(db.session(), game_id)
     seen = play.game_view(db.session(), game, g.user)
-    return GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
-                                  "view": seen.view, "pending": seen.my_pending,
-                                  "submitted": seen.submitted})
+    answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
+                                            "view": seen.view, "pending": seen.my_pending,
+                                            "submitted": seen.submitted, "stamp": stamp}))
+    answer.headers["ETag"] = f'"{stamp}"'
+    answer.headers["Vary"] = "Authorization"
+    return answer
+
+
+def _wait_seconds() -> int:
+    text = request.args.get("wait", "0")
+    if not text.isascii() or not text.isdigit() or int(text) > live.MAX_WAIT:
+        raise Invalid(f"wait is a whole number of seconds from 0 to {live.MAX_WAIT}")
+    return int(text)
 
 
 @api_bp.post("/games/<int:game_id>/orders")
@@ -125,7 +153,7 @@ def view(game_id: int) -> Any:
 def submit(game_id: int) -> Any:
     data = _body(OrdersSchema())
     receipt = play.submit_for_user(db.session(), game_id, _user(), data["orders"], channel="api")
-    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied}), 201
+    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied, "status": receipt.status}), 201
 
 
 @api_bp.get("/games/<int:game_id>/history")
@@ -215,6 +243,54 @@ def reply_address(game_id: int) -> Any:
 @api_bp.post("/games/<int:game_id>/reply-address")
 def replace_reply_address(game_id: int) -> Any:
     return ReplyAddressSchema().dump({"address": seat_address.replace_address(db.session(), game_id, _user())})
+
+
+# ---- press (docs/service.md, "Press") -----------------------------------------------------------
+
+def _press(game_id: int) -> Any:
+    game = lobby.get_game_row(db.session(), game_id)
+    state = press.status_of(game, g.user)
+    messages = press.readable(db.session(), game, g.user)
+    muted = press.muted(db.session(), game.id, g.user) if g.user is not None else []
+    names = player_names(game)
+    return PressListSchema().dump({"rule": state.rule, "off": state.off, "can_send": state.can_send,
+                                   "why_not": state.why_not, "muted": muted,
+                                   "messages": [press.as_json(message, names) for message in messages]})
+
+
+@api_bp.get("/games/<int:game_id>/press")
+def press_list(game_id: int) -> Any:
+    return _press(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/press")
+@limiter.limit(lambda: current_app.config["PBEM_PRESS_LIMIT"], scope="press")
+def press_send(game_id: int) -> Any:
+    data = _body(PressSendSchema())
+    message = press.post(db.session(), game_id, _user(), data["text"], to=data["to"], channel="api")
+    game = lobby.get_game_row(db.session(), game_id)
+    return PressMessageSchema().dump(press.as_json(message, player_names(game))), 201
+
+
+@api_bp.post("/games/<int:game_id>/press/mute")
+def press_mute(game_id: int) -> Any:
+    data = _body(PressMuteSchema())
+    press.set_muted(db.session(), game_id, _user(), data["seat"], data["mute"])
+    return _press(game_id)
+
+
+@api_bp.post("/games/<int:game_id>/press/<int:message_id>/report")
+def press_report(game_id: int, message_id: int) -> Any:
+    data = _body(PressReportSchema())
+    press.report(db.session(), game_id, message_id, _user(), data["reason"])
+    return jsonify(reported=message_id), 201
+
+
+@api_bp.post("/games/<int:game_id>/press/switch")
+def press_switch(game_id: int) -> Any:
+    data = _body(PressSwitchSchema())
+    press.switch(db.session(), game_id, _user(), data["off"])
+    return _press(game_id)
 
 
 @api_bp.get("/vacations")

@@ -3,7 +3,7 @@
 A game is two packages: its rules (engine/<game>, registered in the `pbem.games` entry-point
 group) and its presentation (registered in `pbem.presentations` under the same name):
 event sentences, the board picture, mail BOARD/HAND/HELP text, web decision forms, report
-sections and templates, checks for orders queued ahead.  Every part has a plain fallback
+sections and templates, checks for orders queued ahead, the rules page for players.  Every part has a plain fallback
 in `Presentation` itself, so a game that registers no presentation, or leaves a part out
 (no board picture, say), still works on every page, mail and report.
 
@@ -46,6 +46,10 @@ class Presentation:
     # The plain ones show the round's scores, the reader's event lines and the result.
     report_template: str = "round.html"
     notice_template: str = "notice.html"
+    # The game's rules page for players (/rules/<game>): a template extending
+    # "rules/layout.html" with the game's own summary in its `summary` block.  The plain one
+    # tells what the engine says: players, rounds and phases, decisions and options.
+    rules_template: str = "rules/plain.html"
 
     def __init__(self, game: str = "") -> None:
         if game:
@@ -156,6 +160,19 @@ class Presentation:
         if text is None:
             raise OrderError("unknown kind of form")
         return str(text)
+
+    # --- the rules page ------------------------------------------------------------------
+
+    def rule_anchor(self, kind: str) -> str:
+        """The id of the section of the rules page that explains decisions of `kind`, where a
+        decision's one-sentence rule links to.  The layout gives every kind a section of that
+        id ("decision-<kind>"); a game's summary may point to its own section instead."""
+        return f"decision-{kind}"
+
+    def rules_context(self) -> dict[str, Any]:
+        """What this game's rules template needs besides the game's facts (`rules`, `shown`):
+        its pictures, drawn as the board is, say.  The plain page needs nothing."""
+        return {}
 
     # --- tests ---------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Mail commands apart from game orders.
 
 Each line of a mail is a mail command (HELP, STATUS, BOARD, HAND, HISTORY, QUEUE,
-CANCEL, VACATION, RESIGN; any case) or a game order.  Game orders are not parsed here:
+CANCEL, VACATION, RESIGN, PRESS; any case) or a game order.  Game orders are not parsed here:
 they go as text to the game's own grammar (`state.parse`), so this module knows no game.
 A command with bad arguments becomes `Invalid`, which says what was expected, so the
 reply can quote the line the way the engine's errors do.
@@ -73,6 +73,14 @@ class Resign(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Press(Command):
+    """PRESS ALL: <text> (to the whole table) or PRESS <seat>: <text> (privately)."""
+
+    to: str | None = None  # a seat's name as written; None: the whole table
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Invalid(Command):
     """A mail command whose arguments are wrong."""
 
@@ -81,8 +89,10 @@ class Invalid(Command):
 
 _SIMPLE = {"help": Help, "status": Status, "board": Board, "hand": Hand, "history": History,
            "queue": Queue}
-COMMANDS = (*(name.upper() for name in _SIMPLE), "CANCEL", "VACATION", "RESIGN")
+COMMANDS = (*(name.upper() for name in _SIMPLE), "CANCEL", "VACATION", "RESIGN", "PRESS")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_PRESS = re.compile(r"press\s+(?:to\s+)?([^\s:]+)\s*:\s*(.*)", re.IGNORECASE | re.DOTALL)
+PRESS_EXPECTED = "PRESS ALL: <message> (to the whole table) or PRESS <seat>: <message> (privately)"
 
 
 def split_commands(lines: list[str]) -> list[Command]:
@@ -101,6 +111,12 @@ def classify(line: str) -> Command:
         return _cancel(line, args)
     if verb == "vacation":
         return _vacation(line, args)
+    if verb == "press":
+        found = _PRESS.fullmatch(line.strip())
+        if found is None or not found.group(2).strip():
+            return Invalid(line, expected=PRESS_EXPECTED)
+        to = found.group(1)
+        return Press(line, to=None if to.lower() == "all" else to, text=found.group(2).strip())
     if verb == "resign":
         if args in ([], ["confirm"]):
             return Resign(line, confirmed=bool(args))
@@ -179,10 +195,12 @@ class OrderSorter:
 
     def is_order(self, line: str) -> bool:
         """A mail command, a line in the game's grammar, or a line meant as one."""
+        command = classify(line)
+        if isinstance(command, Press):  # a message is as long as the press allows
+            return True
         if len(line) > MAX_ORDER_CHARS:
             return False
         words = line.split()
-        command = classify(line)
         if isinstance(command, Invalid):  # "CANCEL two", "VACATION from 2026-12-20"; not "Board games are fun"
             return len(words) <= 3 or any(char.isdigit() for char in line)
         if not isinstance(command, OrderLine) or self._expected(line) is None:

@@ -23,9 +23,10 @@ from pbem.mail.models import InboundMessage
 from pbem.mail.picture import board_picture
 from pbem.mail.replies import MailContext
 from pbem.models import Game, Seat, User, now
-from pbem.services import play, turn_queue, vacations
+from pbem.services import play, press, turn_queue, vacations
 from pbem.services.errors import OrderRejected, ServiceError
 from pbem.services.kinds import order_words
+from pbem.services.locking import lock_game
 from pbem.services.play import game_view
 from pbem.services.resign import resign_seat
 from pbem.services.state import game_state
@@ -55,6 +56,8 @@ _READ_ONLY = (cmd.Help, cmd.Status, cmd.Board, cmd.Hand, cmd.History)
 
 def act(session: Session, c: MailContext) -> str:
     """Carry out the mail's commands and orders and queue the reply; the reason to record."""
+    if c.press:
+        return _press_reply(session, c)
     try:
         picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(
             order_lines(c.mail.text))
@@ -211,6 +214,8 @@ def _command(session: Session, c: MailContext, item: cmd.Command) -> str:
         return what + (" Still queued: " + "; ".join(left) + "." if left else "")
     if isinstance(item, cmd.Vacation):
         return _vacation(session, c, item)
+    if isinstance(item, cmd.Press):
+        return _press(session, c, item.text, item.to)
     if isinstance(item, cmd.Resign):
         if not item.confirmed:
             return ("RESIGN: to give up your seat for the rest of the game (a bot plays it), send "
@@ -219,6 +224,30 @@ def _command(session: Session, c: MailContext, item: cmd.Command) -> str:
         return (f"You resigned from {game.title}: the {seat.bot} bot plays {seat.name} from now on. "
                 "This address no longer takes orders for it.")
     raise AssertionError(f"unhandled command {item!r}")
+
+
+def _press(session: Session, c: MailContext, text: str, to: str | None) -> str:
+    """Send press for the mail's seat (a PRESS line, or a reply to a press mail)."""
+    game = lock_game(session, c.game.id)
+    seat = session.get(Seat, c.seat.id)
+    assert seat is not None
+    message = press.post_for_seat(session, game, seat, text, to=to, channel="email")
+    audience = "the whole table" if message.to_seat is None else f"{message.to_seat} (privately)"
+    return f"Press sent to {audience} in {game.title}:\n" + "\n".join(INDENT + line for line in message.text.split("\n"))
+
+
+def _press_reply(session: Session, c: MailContext) -> str:
+    """A mail to a press thread's address: all the text the player wrote is one message to
+    the thread's audience, never orders or commands.  Carried out once per mail."""
+    step = _Step(["(your message)"], lambda: _press(session, c, c.mail.text, c.audience))
+    try:
+        text = _once(session, c, 0, step)
+    except ServiceError as error:
+        session.rollback()
+        replies.reply(session, c, f"Your message was not sent: {error.message}")
+        return "press_error"
+    replies.reply(session, c, text)
+    return "press"
 
 
 def _vacation(session: Session, c: MailContext, item: cmd.Vacation) -> str:

@@ -144,7 +144,8 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     if replay is not None:
         return store.finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED, replay)
     quiet = replies.budget_spent(session, sender, row, settings)
-    context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet)
+    context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet,
+                          press=found.press, audience=found.audience)
     reason = execute.act(session, context)
     if quiet:  # carried out as usual, but unanswered: one notice a day says why
         log.info("inbound mail %s from %s is not answered: reply budget spent", row.id, sender)

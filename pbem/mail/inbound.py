@@ -65,6 +65,7 @@ class MailConfig:
 
     domain: str = "pbem.example"  # of the reply addresses orders+<token>@<domain>
     local_part: str = tokens.LOCAL_PART
+    press_local_part: str = tokens.PRESS_LOCAL_PART  # press+<token>@<domain>: a press thread
     token_length: int = tokens.TOKEN_LENGTH
     # authserv-ids of *our* receiving servers (the first word of their Authentication-Results).
     trusted_authserv_ids: frozenset[str] = frozenset()
@@ -213,9 +214,12 @@ def _recipients(headers: _Headers | None, envelope_to: tuple[str, ...] | list[st
 
 
 def _tokens(recipients: tuple[str, ...], config: MailConfig) -> tuple[str, ...]:
+    """The reply tokens among the recipients: of seats (orders+) and of press threads (press+);
+    the token alone is the credential, and says which it is (pbem/mail/senders.py)."""
     return tuple(dict.fromkeys(
-        token for token in (tokens.token_from_address(r, domain=config.domain, local_part=config.local_part,
-                                                      length=config.token_length) for r in recipients)
+        token for token in (tokens.token_from_address(r, domain=config.domain, local_part=local_part,
+                                                      length=config.token_length)
+                            for r in recipients for local_part in (config.local_part, config.press_local_part))
         if token))
 
 
@@ -371,7 +375,8 @@ def _loop(headers: _Headers, from_address: str, config: MailConfig) -> bool:
     if from_address.lower() in {a.lower() for a in config.own_addresses}:
         return True
     local, _, domain = from_address.lower().partition("@")
-    if domain == config.domain.lower() and local.partition("+")[0] == config.local_part.lower():
+    if domain == config.domain.lower() and local.partition("+")[0] in (config.local_part.lower(),
+                                                                       config.press_local_part.lower()):
         return True
     return headers.count("Received") > config.max_hops
 

@@ -10,6 +10,7 @@ from engine import get_game
 from pbem.games import presentation
 from pbem.mail.commands import COMMANDS, Picked
 from pbem.models import Game, User
+from pbem.services import links
 from pbem.services.clock import clock_text
 from pbem.services.kinds import decision_kinds
 from pbem.services.play import GameView
@@ -36,6 +37,8 @@ HELP_QUEUE = """
 HELP_END = """
   VACATION 2026-12-20 2027-01-03, VACATION OFF
   RESIGN               asks for confirmation; RESIGN CONFIRM hands your seat to a bot
+  PRESS ALL: text      a message to the whole table; PRESS <seat>: text, privately to one
+                       seat (if the game allows it); a reply to a press mail answers its thread
 Any other line is a game order (docs: orders); all orders of one mail are checked together:
 all are carried out, or none.  Write END on a line to stop reading there."""
 
@@ -120,12 +123,14 @@ def history(game: Game, state: Any, view: dict[str, Any], limit: int = HISTORY_L
 
 def help_text(game: Game | None, view: dict[str, Any] | None) -> str:
     """The commands (QUEUE and CANCEL for a game whose orders may be queued ahead, in its
-    words) and, in a running game, what the reader is asked now."""
+    words), in a running game what the reader is asked now, and where the game's rules are."""
     queued = presentation(game.kind).queued_kind if game is not None else None
     kinds = decision_kinds(game.kind) if game is not None else {}
     text = HELP_START + (HELP_QUEUE.format(title=kinds[queued].title) if queued in kinds else "") + HELP_END
     if game is not None and view is not None:
         text += "\n\n" + expected(game, view)
+    if game is not None:
+        text += f"\n\nThe rules of {get_game(game.kind).title}: {links.rules(links.base_url(), game.kind)}"
     return text
 
 

@@ -27,6 +27,7 @@ from pbem.mail.models import InboundMessage
 from pbem.mail.picture import reply_html
 from pbem.models import Game, OutboxMessage, Seat, User, now
 from pbem.outbox.messages import MailPart, send_mail
+from pbem.outbox.press_tokens import press_reply_address
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.outbox.settings import MailSettings
 from pbem.services import links
@@ -35,7 +36,7 @@ UNKNOWN_REPLY_EVERY = timedelta(days=1)  # also the limit of the other short ans
 REPLY_TOPIC, UNKNOWN_TOPIC = "reply", "mail-unknown"
 REPLACED_TOPIC, HELD_TOPIC, QUIET_TOPIC = "mail-replaced", "mail-held", "mail-quiet"
 # Reasons of authenticated mail that carried nothing out: what the reply budget counts.
-FRUITLESS = ("empty", "text_error", "command_error", "order_error")
+FRUITLESS = ("empty", "text_error", "command_error", "order_error", "press_error")
 
 
 @dataclass
@@ -51,6 +52,8 @@ class MailContext:
     parts: list[MailPart] = field(default_factory=list)  # pictures for the reply (BOARD)
     ignored: str = ""  # the lines read but not taken as orders, quoted at the end of the reply
     quiet: bool = False  # the sender's reply budget is spent: carry out, do not answer
+    press: bool = False  # sent to a press thread's address: its text is a message, never orders
+    audience: str | None = None  # that thread's seat (None: the whole table)
 
 
 def reply(session: Session, c: MailContext, text: str) -> None:
@@ -60,7 +63,8 @@ def reply(session: Session, c: MailContext, text: str) -> None:
     seat = session.get(Seat, c.seat.id)
     reply_to = None
     if seat is not None and seat.user_id == c.user.id and seat.name:
-        reply_to = seat_reply_address(session, seat, c.settings)
+        reply_to = press_reply_address(session, seat.game_id, seat.name, c.audience, c.settings) if c.press \
+            else seat_reply_address(session, seat, c.settings)
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
     if c.ignored:
         text = f"{text.rstrip()}\n\n{c.ignored}"

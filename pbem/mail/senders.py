@@ -1,6 +1,7 @@
 """Who an inbound mail is from, and whether it may act for a seat.
 
-The token in the address it was sent to is the credential; the From must also be a confirmed
+The token in the address it was sent to is the credential (a seat's, or a press thread's:
+then the mail is press to that thread's audience, pbem/outbox/press_tokens.py); the From must also be a confirmed
 address of that seat's player; and a trusted receiving server must not say the From is forged
 (DMARC).  A mail that fails any of these carries nothing out.  What it is answered, if
 anything, is decided by the gateway (pbem/mail/gateway.py) with the checks here: the rate
@@ -19,7 +20,7 @@ from pbem.mail.inbound import InboundMail
 from pbem.mail.models import InboundMessage
 from pbem.mail.store import RELEASED
 from pbem.models import EmailAddress, Game, Seat, User
-from pbem.outbox.models import SeatToken
+from pbem.outbox.models import PressToken, SeatToken
 from pbem.outbox.settings import MailSettings
 from pbem.services.accounts import normalize_address
 from pbem.services.errors import ServiceError
@@ -40,6 +41,8 @@ class Sender:
     seat: Seat | None = None
     user: User | None = None
     token: str | None = None
+    press: bool = False  # the token is a press thread's: the mail is a message to `audience`
+    audience: str | None = None  # the seat of a private thread; None: the whole table
 
 
 def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Sender:
@@ -51,8 +54,10 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
     # answer it, the answer would go to whoever was impersonated (backscatter).
     forged = mail.dmarc == "fail" and not (row.reason or "").startswith(RELEASED)
     token = mail.token
-    found = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) \
-        if token else None
+    found: SeatToken | PressToken | None = session.scalar(
+        select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) if token else None
+    if found is None and token:
+        found = session.scalar(select(PressToken).where(PressToken.token == token, PressToken.revoked_at.is_(None)))
     game = session.get(Game, found.game_id) if found is not None else None
     seat = next((s for s in game.seats if s.name == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
@@ -64,7 +69,9 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
         return Sender("from_mismatch", forged, game)
     row.game_id, row.seat, row.user_id, row.token = game.id, seat.name, user.id, found.token
     session.commit()  # authenticated (user_id): from here on an error sends it to review
-    return Sender("dmarc_fail" if forged else None, forged, game, seat, user, found.token)
+    press = isinstance(found, PressToken)
+    return Sender("dmarc_fail" if forged else None, forged, game, seat, user, found.token, press,
+                  found.audience if isinstance(found, PressToken) else None)
 
 
 def flooded(session: Session, row: InboundMessage, settings: MailSettings) -> bool:
@@ -102,7 +109,10 @@ def confirmed(session: Session, user: User, sender: str) -> bool:
 def _replaced_for(session: Session, token: str, sender: str) -> bool:
     """Whether `token` is a replaced reply address of a seat that `sender` still plays.
     Anyone else writing to it learns nothing more than from any unknown address."""
-    old = session.scalar(select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_not(None)))
+    old: SeatToken | PressToken | None = session.scalar(
+        select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_not(None)))
+    if old is None:
+        old = session.scalar(select(PressToken).where(PressToken.token == token, PressToken.revoked_at.is_not(None)))
     game = session.get(Game, old.game_id) if old is not None else None
     seat = next((s for s in game.seats if s.name == old.seat), None) if game is not None else None
     return seat is not None and seat.user is not None and confirmed(session, seat.user, sender)

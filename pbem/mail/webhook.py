@@ -98,7 +98,8 @@ def _schedule(inbound_id: int) -> None:
 _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>pbem: mail preferences</title></head>
 <body><main><h1>Mail preferences</h1><p>{text}</p>{form}</main></body></html>"""
 _LABELS = {"notify_turn": "turn mails and reminders", "notify_results": "results and reports",
-           "notify_invites": "invitations", "opponent_moves": "mails about your opponents' moves"}
+           "notify_invites": "invitations", "notify_press": "press (players' messages)",
+           "opponent_moves": "mails about your opponents' moves"}
 
 
 @bp.route("/unsubscribe/<token>", methods=["GET", "POST"])

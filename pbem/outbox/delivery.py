@@ -51,7 +51,7 @@ PREFERENCES = {"turn": "notify_turn", "reminder": "notify_turn", "missed": "noti
                "deadline": "notify_turn", "queue-error": "notify_turn", "replacement": "notify_turn",
                "outage": "notify_turn", "result": "notify_results",
                "report": "notify_results", "notice": "notify_results", "invitation": "notify_invites",
-               "moves": "opponent_moves"}
+               "moves": "opponent_moves", "press": "notify_press"}
 # What unsubscribing sets a preference to: False, or for opponents' moves (a choice) "off".
 UNSUBSCRIBED = {"opponent_moves": "off"}
 UNSUBSCRIBE_SALT = "pbem-unsubscribe"
@@ -91,6 +91,14 @@ def read_unsubscribe_token(settings: MailSettings, token: str) -> tuple[int, str
 
 def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
           settings: MailSettings) -> EmailMessage:
+    message = envelope(session, row, extra, settings)
+    _set_body(session, message, row, extra)
+    return message
+
+
+def envelope(session: Session, row: OutboxMessage, extra: MailDelivery | None,
+             settings: MailSettings) -> EmailMessage:
+    """The mail's headers, as sent (the development outbox shows them too)."""
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = row.to_address
@@ -112,7 +120,6 @@ def build(session: Session, row: OutboxMessage, extra: MailDelivery | None,
     for name, value in headers.items():
         if name.lower() not in ("from", "to", "subject", "date", "message-id", "x-loop", "reply-to"):
             message[name] = value
-    _set_body(session, message, row, extra)
     return message
 
 

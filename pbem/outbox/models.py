@@ -35,6 +35,26 @@ class SeatToken(db.Model):
     __table_args__ = (Index("ix_seat_tokens_game_seat", "game_id", "seat"),)
 
 
+class PressToken(db.Model):
+    """The credential in a press mail's Reply-To `press+<token>@<domain>`: it names the seat
+    that replies (`seat`) and the audience its reply goes to (`audience`: None, the whole
+    table; else the one seat of a private thread), so a reply stays in its thread and is
+    never read as orders.  One live token per seat and audience; replacing the seat's reply
+    address revokes them too (pbem/outbox/seat_tokens.py)."""
+
+    __tablename__ = "press_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))
+    audience: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (Index("ix_press_tokens_game_seat", "game_id", "seat"),)
+
+
 class MailDelivery(db.Model):
     """Delivery of one outbox row: extra headers, the idempotency key of the notification it
     carries (game, event, seat), and the SMTP attempts.  `claimed_at` is a lease: one

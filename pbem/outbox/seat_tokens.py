@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from pbem.models import Seat, now
 from pbem.outbox.models import SeatToken
+from pbem.outbox.press_tokens import revoke_press_tokens
 from pbem.outbox.settings import MailSettings, load
 from pbem.outbox.tokens import new_token, reply_address
 
@@ -33,7 +34,9 @@ def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | No
 
 def replace_token(session: Session, game_id: int, seat: str) -> str:
     """Revoke the seat's token (leaked address) and make a new one (the caller commits, with
-    the mail that tells the player: pbem/services/seat_address.py)."""
+    the mail that tells the player: pbem/services/seat_address.py).  Its press threads'
+    tokens go too: they reach the seat just the same."""
+    revoke_press_tokens(session, game_id, seat)
     session.execute(update(SeatToken).where(SeatToken.game_id == game_id, SeatToken.seat == seat,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now()))
     return seat_token(session, game_id, seat)

@@ -1,4 +1,5 @@
-"""Per-seat reply addresses: `orders+<token>@<domain>`, where the token is the credential.
+"""Per-seat reply addresses: `orders+<token>@<domain>`, where the token is the credential;
+and the same shape for a press thread, `press+<token>@<domain>`.
 
 The token is lower-case base32 (a-z, 2-7), 26 characters, 130 random bits.  Not base64:
 mail systems on the way may lower-case an address, and some treat '-' or '_' as a
@@ -14,6 +15,7 @@ import secrets
 
 TOKEN_LENGTH = 26  # 16 random bytes in unpadded base32
 LOCAL_PART = "orders"
+PRESS_LOCAL_PART = "press"  # a press thread's address (pbem/outbox/press_tokens.py)
 _TOKEN = re.compile(r"[a-z2-7]+")
 
 

@@ -116,7 +116,13 @@ def sign_out_everywhere(session: Session, user: User) -> None:
 
 # ---- profile and addresses ----------------------------------------------------------------
 
-TIME_ZONES = frozenset(available_timezones())
+# Zones a person lives in: the IANA areas plus UTC.  The rest of the database is links kept
+# for old software ("US/Pacific", "Etc/GMT+5") and files that are no zone ("Factory",
+# "localtime", "posixrules"); the profile offers none of them.
+AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+         "Indian", "Pacific")
+TIME_ZONES = frozenset(name for name in available_timezones()
+                       if name == "UTC" or name.split("/", 1)[0] in AREAS) | {"UTC"}
 OPPONENT_MOVES = CHOICES  # for opponents' moves (pbem/services/moves_mail.py)
 PAPER_SIZES = ("A4", "Letter")  # report PDFs (pbem/reports)
 
@@ -133,8 +139,8 @@ def _hour(value: int | str) -> int:
 def update_profile(session: Session, user: User, *, display_name: str, time_zone: str,
                    notify_turn: bool, notify_results: bool, notify_invites: bool,
                    opponent_moves: str | None = None, digest_hour: int | str | None = None,
-                   paper_size: str | None = None) -> User:
-    """`opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
+                   paper_size: str | None = None, notify_press: bool | None = None) -> User:
+    """`notify_press`: mails of other players' press (None keeps it); `opponent_moves` ("off", "each", "digest"), `digest_hour` (0-23, local) and
     `paper_size` (PAPER_SIZES, for report PDFs): None keeps them."""
     name = one_line(display_name)
     if not 1 <= len(name) <= NAME_MAX:
@@ -151,6 +157,7 @@ def update_profile(session: Session, user: User, *, display_name: str, time_zone
     user.notify_turn, user.notify_results, user.notify_invites = notify_turn, notify_results, notify_invites
     user.opponent_moves, user.digest_hour = opponent_moves or user.opponent_moves, hour
     user.paper_size = paper_size or user.paper_size
+    user.notify_press = user.notify_press if notify_press is None else notify_press
     session.commit()
     return user
 

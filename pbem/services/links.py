@@ -29,3 +29,7 @@ def game(base_url: str, game_id: int) -> str:
 
 def profile(base_url: str) -> str:
     return f"{base_url}/profile"
+
+
+def rules(base_url: str, game_kind: str) -> str:
+    return f"{base_url}/rules/{game_kind}"

@@ -14,7 +14,8 @@ from engine import default_game, get_game
 from engine.core import Game as GameRules, SetupError
 from pbem.games import presentation
 from pbem.outbox.messages import send_mail
-from pbem.models import TITLE_MAX, EmailAddress, Game, Seat, User, now
+from pbem.live import changed
+from pbem.models import PRESS_RULES, TITLE_MAX, EmailAddress, Game, Seat, User, now
 from pbem.services import links
 from pbem.services.kinds import check_bot, decision_kinds, default_hours
 from pbem.services.accounts import normalize_address, owner_of
@@ -43,6 +44,7 @@ class NewGame:
     setup: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     deadlines: dict[str, Any] | None = None
+    press: str = "all"  # the press rule (pbem/services/press.py RULES)
     seed: int | str | None = None  # None: a random secret seed (tests fix one)
 
 
@@ -134,6 +136,13 @@ def _check_setup(rules: GameRules, setup: dict[str, Any], players: int) -> None:
 
 
 @unit_of_work
+def check_press_rule(rule: str) -> str:
+    """The press rule a game is created with (the service's option, not the game's)."""
+    if rule not in PRESS_RULES:
+        raise Invalid(f"press: choose one of {', '.join(PRESS_RULES)}")
+    return rule
+
+
 def create_game(session: Session, creator: User, new: NewGame, *, base_url: str) -> Game:
     """A new game with the creator in the first seat, then the bots, then the invited."""
     rules = rules_for(new.game)
@@ -142,7 +151,8 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     setup = {**setup_choices(rules, dict(new.setup or {})), "options": dict(new.options or {}), "seed": seed}
     _check_setup(rules, setup, new.players)
     game = Game(kind=rules.name, title=title, status=Game.OPEN, setup=setup,
-                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id)
+                deadline_policy=deadline_policy(new.deadlines, rules.name), created_by=creator.id,
+                press_rule=check_press_rule(new.press))
     occupants: list[dict[str, Any]] = [{"user_id": creator.id, "joined_at": now()}]
     occupants += [{"bot": kind} for kind in new.bots]
     occupants += [{"invited_email": address} for address in invites]
@@ -150,6 +160,7 @@ def create_game(session: Session, creator: User, new: NewGame, *, base_url: str)
     game.seats = [Seat(position=i, **occupant) for i, occupant in enumerate(occupants)]
     session.add(game)
     session.flush()
+    changed(session, game.id)  # the lobby's lists show it once this commits
     for address in invites:
         _mail_invitation(session, game, creator, address, base_url)
     session.commit()
@@ -216,6 +227,7 @@ def join_game(session: Session, game_id: int, user: User) -> Seat:
     if seat is None:
         raise Conflict("there is no open seat in this game")
     seat.user_id, seat.joined_at, seat.invited_email = user.id, now(), None
+    changed(session, game.id)
     session.commit()
     _start_if_full(session, game)
     return seat
@@ -232,6 +244,7 @@ def leave_game(session: Session, game_id: int, user: User) -> None:
     if seat is None:
         raise Conflict("you have no seat in this game")
     seat.user_id = seat.joined_at = None
+    changed(session, game.id)
     session.commit()
 
 

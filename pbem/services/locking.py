@@ -15,6 +15,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from pbem.live import changed
 from pbem.models import Game, now
 from pbem.services.errors import NotFound, StaleGame
 
@@ -51,6 +52,7 @@ def bump_version(session: Session, game: Game, **changes: Any) -> None:
     if result.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         raise StaleGame("the game changed meanwhile; try again")
+    changed(session, game.id)  # open pages learn of it once this commits (pbem/live.py)
     # Keep the loaded object in step, without marking it dirty (which would write again).
     for name, value in values.items():
         set_committed_value(game, name, value)

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
+from pbem.live import changed
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User, now
 from pbem.services.dispatch import request_advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected
@@ -40,10 +41,17 @@ class Receipt:
     orders: list[str]  # canonical text, one line per order, as stored
     pending: list[str]  # those not applied yet: a secret choice, or queued after others' turns
     message: str
+    queued: bool = False  # a worker was asked to advance the game now
 
     @property
     def applied(self) -> bool:
         return not self.pending
+
+    @property
+    def status(self) -> str:
+        """What happened, truthfully: "applied" (in this request), "queued" (a worker applies
+        it in a moment if the game waits for nothing else), "waiting" (for other seats)."""
+        return "applied" if self.applied else "queued" if self.queued else "waiting"
 
 
 def seat_of(game: Game, user: User | None) -> Seat | None:
@@ -90,6 +98,7 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     rows = [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel, user_id=user_id)
             for line in canonical]
     session.add_all(rows)
+    changed(session, game_id)  # "orders in" moved for every open page of the game
     seat.last_error = None
     if channel != "bot":
         seat_acted(seat)  # a missed-deadline run ends; an abandoned seat is theirs again
@@ -97,7 +106,8 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     ids = [row.id for row in rows]
     session.commit()  # committed before acknowledged
     if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
-        return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True))
+        return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True),
+                       queued=True)
     still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
     pending = [line for line, row_id in zip(canonical, ids, strict=True) if row_id in still]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
@@ -145,6 +155,7 @@ def withdraw(session: Session, seat: Seat) -> int:
     game = lock_game(session, seat.game_id)
     result = session.execute(delete(PendingOrder).where(PendingOrder.game_id == seat.game_id,
                                                         PendingOrder.seat == seat.name))
+    changed(session, seat.game_id)
     if game.status == Game.ACTIVE:
         schedule(session, game, now(), game_state(session, game))
     session.commit()
@@ -162,6 +173,7 @@ class GameView:
     view: dict[str, Any]  # the engine's view for that seat (public view for everyone else)
     my_pending: list[str] = field(default_factory=list)
     submitted: list[str] = field(default_factory=list)  # waiting seats whose orders are in (and bots)
+    owed: dict[str, list[str]] = field(default_factory=dict)  # seat -> kinds still owed, in seat order
     round: int = 0  # where the game stands (public): the state's round and phase
     phase: str = ""
 
@@ -184,9 +196,14 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
     waiting = {d["seat"] for d in view["decisions"]}
     # Bots decide the moment the others have: count them as in.
     ready = {owner for owner, _ in pending} | {s.name for s in game.seats if s.bot}
+    owed: dict[str, list[str]] = {}
+    for decision in view["decisions"]:
+        kinds = owed.setdefault(decision["seat"], []) if decision["seat"] not in ready else []
+        if decision["kind"] not in kinds:
+            kinds.append(decision["kind"])
     return GameView(game, seat, view,
                     my_pending=[text for owner, text in pending if owner == seat_name],
-                    submitted=sorted(ready & waiting), round=state.round, phase=state.phase)
+                    submitted=sorted(ready & waiting), owed=owed, round=state.round, phase=state.phase)
 
 
 def finished_record(session: Session, game: Game) -> dict[str, Any]:

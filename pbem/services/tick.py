@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core import GameState, OrderError
+from pbem.live import changed
 from pbem.models import ERROR_MAX, Game, PendingOrder, Seat, TickFailure, TickState, User
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
@@ -319,6 +320,7 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
             text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
             session.add(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
                                      submitted_at=now))
+            changed(session, game.id)
             log_event(session, game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
                       f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
                       user_id=seat.user_id)

@@ -1,5 +1,5 @@
 // The game page works without this script; with it, clicking a territory on the board
-// fills the order form, and the page reloads itself when the game moves on.
+// fills the order form; the board zooms and pans (live.js keeps the page up to date).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -41,6 +41,29 @@
     return null;
   }
 
+  // Zoom: buttons before every board picture; the board's box pans (scrolls) when zoomed.
+  document.querySelectorAll(".board").forEach(function (box) {
+    if (!box.querySelector("svg")) return;
+    var bar = document.createElement("div");
+    bar.className = "zoom";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", "Zoom the board");
+    [["\u2212", -1, "Zoom out"], ["+", 1, "Zoom in"]].forEach(function (spec) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = spec[0];
+      button.setAttribute("aria-label", spec[2]);
+      button.className = spec[1] > 0 ? "zoom-in" : "zoom-out";
+      button.addEventListener("click", function () {
+        var shown = box.querySelector("svg").getBoundingClientRect().width / box.clientWidth;
+        var level = Math.min(4, Math.max(1, Math.round(shown) + spec[1]));
+        box.setAttribute("data-zoom", String(level));
+      });
+      bar.appendChild(button);
+    });
+    box.parentNode.insertBefore(bar, box);
+  });
+
   var board = document.getElementById("board");
   if (board) {
     board.addEventListener("click", function (event) {
@@ -49,21 +72,5 @@
       event.preventDefault();  // territory links in the SVG would otherwise navigate
       choose(hit.getAttribute("data-territory"));
     });
-  }
-
-  // Reload when the game's version changes, unless the player is filling in a form.
-  var meta = document.querySelector("meta[name='pbem-version-url']");
-  var busy = false;
-  document.addEventListener("input", function () { busy = true; });
-  document.addEventListener("change", function () { busy = true; });
-  if (meta) {
-    var url = meta.getAttribute("content");
-    var version = meta.getAttribute("data-version");
-    setInterval(function () {
-      if (busy || document.hidden) return;
-      fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
-        if (String(data.version) !== version) window.location.reload();
-      }).catch(function () {});
-    }, 10000);
   }
 })();

@@ -21,9 +21,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def register(app: Flask) -> None:
-    from pbem.web import auth, dev, game, lobby, ops, profile, reply_address, review, turns
+    from pbem.web import api_docs, auth, dev, game, lobby, ops, press, profile, reply_address, review, rules, turns
 
-    for module in (auth, profile, lobby, game, turns, reply_address, review, ops, dev):
+    for module in (auth, profile, lobby, game, press, rules, turns, reply_address, review, ops, dev, api_docs):
         app.register_blueprint(module.bp)
     app.register_error_handler(ServiceError, service_error)
     app.register_error_handler(400, lambda e: http_error(400, "bad-request", "Bad request", e.description))

@@ -11,7 +11,8 @@ from flask import Blueprint, Response, abort, current_app, render_template, url_
 from sqlalchemy import func, select
 
 from pbem.extensions import db
-from pbem.outbox.delivery import parts_of
+from pbem.outbox.delivery import envelope, parts_of
+from pbem.outbox.settings import load
 from pbem.outbox.messages import recent
 from pbem.outbox.models import MailDelivery, OutboxPart
 
@@ -41,7 +42,13 @@ def outbox() -> Any:
     # Mail that will never go out, and why (given up after its retries, or withheld).
     stopped = {row.outbox_id: row for row in db.session.scalars(select(MailDelivery).where(
         MailDelivery.outbox_id.in_(ids), MailDelivery.failed_at.is_not(None) | MailDelivery.withheld_at.is_not(None)))}
-    return render_template("dev/outbox.html", messages=messages, with_html=with_html, parts=parts, stopped=stopped)
+    # Every header as it would be sent (Reply-To, In-Reply-To, List-Unsubscribe...): what a
+    # developer checks when a reply does not find its game.
+    settings, extras = load(), {row.outbox_id: row for row in db.session.scalars(
+        select(MailDelivery).where(MailDelivery.outbox_id.in_(ids)))}
+    headers = {m.id: list(envelope(db.session(), m, extras.get(m.id), settings).items()) for m in messages}
+    return render_template("dev/outbox.html", messages=messages, with_html=with_html, parts=parts, stopped=stopped,
+                           headers=headers)
 
 
 @bp.get("/outbox/<int:outbox_id>/html")

@@ -14,15 +14,17 @@ from markupsafe import Markup
 
 from engine import get_game
 from engine.core import OrderError, State
+from pbem import live
 from pbem.extensions import db, limiter
 from pbem.games import Presentation, plain_facts, presentation
 from pbem.services import seat_address
 from pbem.models import Game, now
-from pbem.services import accounts, deadlines, lobby, play, reports, turn_queue
+from pbem.services import accounts, deadlines, lobby, play, press, reports, turn_queue
 from pbem.services.errors import OrderRejected
 from pbem.services.kinds import decision_kinds
 from pbem.services.state import game_state, player_names
 from pbem.web import back, current_user, login_required, signed_in
+from pbem.web.streams import event_stream
 
 bp = Blueprint("game", __name__, url_prefix="/games")
 log = logging.getLogger(__name__)
@@ -52,13 +54,15 @@ def _position(game: Game, state: State, view: dict[str, Any], *, clickable: bool
             **shown.page_context(state, view)}
 
 
-def _page(game: Game, status: int = 200, **extra: Any) -> Any:
+def render_page(game: Game, status: int = 200, **extra: Any) -> Any:
+    """The game page as `game`'s reader sees it (`extra`: an error to show, text to keep)."""
     user = current_user()
     if game.status in (Game.OPEN, Game.ABORTED):
         seat = play.seat_of(game, user)
         return render_template("game/open.html", game=game, my_seat=seat, rules=get_game(game.kind),
                                setup_options=presentation(game.kind).setup_options(),
                                policy=deadlines.policy_of(game), **extra), status
+    stamp = live.stamp(db.session(), game.id)  # read first: a change after it reaches the page's stream
     seen = play.game_view(db.session(), game, user)
     decisions = seen.view.get("me", {}).get("decisions", [])
     context = _position(game, game_state(db.session(), game), seen.view, clickable=bool(decisions))
@@ -76,15 +80,27 @@ def _page(game: Game, status: int = 200, **extra: Any) -> Any:
     # Each owed decision's choices as the plain forms list them, whatever the page context.
     choices = [plain_facts(d.get("options") or {}) for d in decisions]
     return render_template("game/page.html", game=game, seen=seen, decisions=decisions, kinds=kinds,
+                           press=press_context(game, user),
                            my_seat=seen.seat, timing=timing, queued=queued,
                            queue_kind=kinds.get(queued_kind or ""), report_rounds=report_rounds,
                            paper_sizes=paper_sizes, reply_address=address, order_hint=hint, choices=choices,
-                           **context, **extra), status
+                           stamp=stamp, poll_seconds=current_app.config["PBEM_PAGE_POLL"], **context, **extra), status
+
+
+def press_context(game: Game, user: Any) -> dict[str, Any]:
+    """The press part of the page (templates/game/_press.html): what the reader may read,
+    whom they muted, and whether and to whom they may write."""
+    mine = play.seat_of(game, user)
+    return {"state": press.status_of(game, user), "messages": press.readable(db.session(), game, user),
+            "muted": press.muted(db.session(), game.id, user) if user is not None else [],
+            "mine": mine.name if mine is not None else None,
+            "others": [s.name for s in game.seats if s.name and (mine is None or s.name != mine.name)],
+            "is_host": user is not None and user.id == game.created_by, "titles": press.RULE_TITLES}
 
 
 @bp.get("/<int:game_id>")
 def page(game_id: int) -> Any:
-    return _page(lobby.get_game_row(db.session(), game_id))
+    return render_page(lobby.get_game_row(db.session(), game_id))
 
 
 @bp.post("/<int:game_id>/orders")
@@ -100,7 +116,7 @@ def orders(game_id: int) -> Any:
             raise OrderRejected(str(error)) from None
         receipt = play.submit_for_user(db.session(), game_id, signed_in(), text, channel="web")
     except OrderRejected as error:
-        return _page(game, 422, order_error=error.message, order_text=text)
+        return render_page(game, 422, order_error=error.message, order_text=text)
     return back(url_for("game.page", game_id=game_id), receipt.message, "success")
 
 
@@ -125,9 +141,17 @@ def report_pdf(game_id: int, number: int) -> Any:
 
 @bp.get("/<int:game_id>/version")
 def version(game_id: int) -> Any:
-    """What the page's script polls to know when to reload (no secrets: a number)."""
+    """What the page's script asks when its event stream is cut (no secrets: numbers)."""
     game = lobby.get_game_row(db.session(), game_id)
-    return jsonify(version=game.version, status=game.status)
+    return jsonify(version=game.version, status=game.status, stamp=live.stamp(db.session(), game_id))
+
+
+@bp.get("/<int:game_id>/live")
+def live_stream(game_id: int) -> Any:
+    """The game page's event stream: a `change` whenever the game's stamp moves."""
+    lobby.get_game_row(db.session(), game_id)  # 404 for no such game
+    seen = request.headers.get("Last-Event-ID") or request.args.get("stamp") or None
+    return event_stream(lambda session: live.stamp(session, game_id), seen, game_id)
 
 
 @bp.get("/<int:game_id>/record.json")

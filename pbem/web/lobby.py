@@ -4,20 +4,31 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from engine import games
 from engine.core import Game as GameRules
+from pbem import live
 from pbem.extensions import db
 from pbem.games import presentation
+from pbem.reports.safety import read_asset
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
 from pbem.services.kinds import default_hours
+from pbem.services.press import RULE_TITLES as PRESS_RULE_TITLES
 from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
 from pbem.text import option_value
 from pbem.web import back, current_user, login_required, signed_in
+from pbem.web.streams import event_stream
 
 bp = Blueprint("lobby", __name__)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """The reports' emblem, also the tab's icon (browsers ask this address unprompted)."""
+    return Response(read_asset("emblem.svg"), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
 
 
 @bp.get("/")
@@ -30,7 +41,27 @@ def home() -> Any:
     lists["Open games"] = lobby.open_games(db.session(), user)
     lists["Seats to take over"] = deadlines.takeover_games(db.session())
     lists["Finished games"] = lobby.finished_games(db.session(), limit=20)
-    return render_template("lobby/home.html", lists=lists)
+    shown = sorted({game.id for games in lists.values() for game in games})
+    return render_template("lobby/home.html", lists=lists, shown=",".join(map(str, shown)),
+                           stamp=live.lobby_stamp(db.session(), shown),
+                           poll_seconds=current_app.config["PBEM_PAGE_POLL"])
+
+
+MAX_SHOWN = 500  # games a list page may follow
+
+
+@bp.get("/live/home")
+def live_home() -> Any:
+    """The lobby's event stream: a change when a game it shows changes or a game is created."""
+    text = request.args.get("games", "")
+    if len(text) > 8 * MAX_SHOWN or not re.fullmatch(r"(\d{1,9}(,\d{1,9})*)?", text):
+        raise Invalid("games is a list of game numbers, separated by commas")
+    shown = sorted({int(part) for part in text.split(",") if part})[:MAX_SHOWN]
+    seen = request.headers.get("Last-Event-ID") or request.args.get("stamp") or None
+    newest = int((seen or "0").split(".")[0]) if (seen or "0").split(".")[0].isdigit() else 0
+    followed = set(shown)
+    return event_stream(lambda session: live.lobby_stamp(session, shown), seen,
+                        lambda game_id: game_id in followed or game_id > newest)
 
 
 CLOCK_FIELDS = (("initial", "Reserve at the start (hours)"), ("increment", "Added per decision (hours)"),
@@ -48,7 +79,7 @@ def _form_defaults(rules: GameRules) -> dict[str, Any]:
             "setup_options": presentation(rules.name).setup_options(), "options": rules.options,
             "hours": default_hours(rules.name), "on_missed": lobby.ON_MISSED,
             "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
-            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS}
+            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS, "press_rules": PRESS_RULE_TITLES}
 
 
 def _int(value: str | None, name: str, default: int | None = None) -> int | None:
@@ -74,7 +105,7 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
     hours = {kind: _int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
     return lobby.NewGame(title=form.get("title", ""), game=rules.name, players=players or defaults["default_players"],
                          bots=[form.get("bot_kind") or defaults["default_bot"]] * bot_count, invites=invites,
-                         setup=setup, options=options,
+                         setup=setup, options=options, press=form.get("press") or "all",
                          deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot"),
                                     **_policy_from_form(form)})
 

@@ -40,7 +40,7 @@ def update() -> Any:
         accounts.update_profile(db.session(), signed_in(), display_name=form.get("display_name", ""),
                                 time_zone=form.get("time_zone", ""),
                                 notify_turn="notify_turn" in form, notify_results="notify_results" in form,
-                                notify_invites="notify_invites" in form,
+                                notify_invites="notify_invites" in form, notify_press="notify_press" in form,
                                 opponent_moves=form.get("opponent_moves"), digest_hour=form.get("digest_hour"),
                                 paper_size=form.get("paper_size"))
     except Invalid as error:

@@ -67,7 +67,7 @@ def drop_postgres_schema(name: str) -> None:
 
 def app_config(url: str, **extra: Any) -> dict[str, Any]:
     return {"TESTING": True, "PBEM_ENV": "testing", "SECRET_KEY": "test-secret", "DATABASE_URL": url,
-            "PBEM_BASE_URL": BASE_URL, "PBEM_ORDER_LIMIT": "1000 per minute",
+            "PBEM_BASE_URL": BASE_URL, "PBEM_ORDER_LIMIT": "1000 per minute", "PBEM_PRESS_LIMIT": "1000 per minute",
             "PBEM_SIGNIN_LIMIT": "100 per minute", "PBEM_SIGNIN_IP_LIMIT": "1000 per minute", **extra}
 
 

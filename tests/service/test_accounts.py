@@ -1,6 +1,7 @@
 """Identity by email: one-time sign-in links, profiles, several addresses, API tokens."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -137,6 +138,17 @@ def test_profile_changes_are_saved_and_checked(app, client):
             ("Ana Lopez", "Europe/Rome", True, False)
     bad = submit(client, "/profile", "/profile", time_zone="Mars/Olympus")
     assert bad.status_code == 422 and b"unknown time zone" in bad.data
+
+
+def test_the_profile_offers_real_time_zones_only(app, client):
+    """Links for old software and files that are no zone are in the database but not offered."""
+    web_sign_in(client, app, "ana@example.com")
+    page = client.get("/profile").get_data(as_text=True)
+    offered = set(re.findall(r'<option value="([^"]+)"', page))
+    assert {"UTC", "Europe/Rome", "America/Argentina/Buenos_Aires", "Pacific/Auckland"} <= offered
+    assert not offered & {"Factory", "localtime", "posixrules", "US/Pacific", "Etc/GMT+5", "EST5EDT"}
+    refused = submit(client, "/profile", "/profile", time_zone="Factory")
+    assert refused.status_code == 422 and b"unknown time zone" in refused.data
 
 
 def test_a_new_address_is_confirmed_before_it_is_used(app, client):

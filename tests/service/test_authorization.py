@@ -2,6 +2,8 @@
 their hand, their secret choices, the seed or the order log."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import select
 
@@ -111,7 +113,9 @@ def test_hands_and_chosen_cards_stay_with_their_seat_during_play(table, client, 
         seen = client.get(f"/api/games/{game.id}/view", headers=headers).json["view"]
         assert "me" not in seen
     bo_page = table["clients"]["bo"].get(f"/games/{game.id}").data.decode()
-    assert "chosen this age: <strong>8</strong>" in bo_page and "<strong>9</strong>" not in bo_page
+    # Bo's own card shows (a card that opens its meaning on a tap); Ana's is "chosen (hidden)".
+    assert re.search(r'chosen this age: <details class="card-note"><summary[^>]*>8</summary>', bo_page)
+    assert "chosen (hidden)" in bo_page and not re.search(r"card <details[^>]*><summary[^>]*>9<", bo_page)
     assert f"{ana_seat}" in bo_page
 
 

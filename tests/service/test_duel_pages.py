@@ -142,7 +142,9 @@ def test_a_seat_never_sees_another_seats_secret_bid(app, client, session, ana, b
     bo_client = app.test_client()
     web_sign_in(bo_client, app, BO)
     pages = [same_page(bo_client.get(f"/games/{game.id}").data.decode(), game.id) for game in games]
-    assert pages[0] == pages[1] and "orders in" in pages[0]
+    assert pages[0] == pages[1] and "Orders in: Ana" in pages[0]
+    waiting = pages[0].split('<section class="waiting">')[1].split("</ul>")[0]
+    assert "Bo" in waiting and "Ana" not in waiting  # the list is who the game still waits for
     token = {"Authorization": f"Bearer {accounts.create_api_token(session, bo, 'bo')[1]}"}
     views = [bo_client.get(f"/api/games/{game.id}/view", headers=token).json for game in games]
     for view in views:

@@ -24,9 +24,9 @@ from werkzeug.routing import IntegerConverter
 
 from pbem.extensions import db
 from pbem.models import EmailAddress, OneLine, OutboxMessage, User, now
-from pbem.services import accounts, lobby, vacations
+from pbem.services import accounts, lobby, play, press, vacations
 from pbem.services.state import clear_cache
-from service_helpers import forms, make_game, make_user, web_sign_in
+from service_helpers import decision_forms, forms, make_game, make_user, web_sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "x" * 100_000
@@ -73,9 +73,12 @@ ORDER_KINDS = {"power": ["card"], "turn": ["place", "eagle", "move_from", "move_
 EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"], "turns.extend": ["hours"],
                 "turns.cancel_queued": ["which"], "turns.queue": ["turns"], "lobby.invite": ["email"],
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
-                "turns.declare_vacation": ["start", "end"]}
+                "turns.declare_vacation": ["start", "end"], "press.switch": ["press"], "press.mute": ["seat", "mute"]}
 QUERY_FIELDS = {"api.list_games": ["list"], "game.replay": ["step"], "game.report_pdf": ["size"],
+                "game.live_stream": ["stamp"], "lobby.live_home": ["games", "stamp"],
                 "auth.signin": ["next"], "lobby.new_game": ["game"]}
+# Named submit buttons (the parsed forms list fields, not buttons): which action a form takes.
+BUTTONS = ["action"]
 # Lobby actions on the open game; everything else on the running one.
 ON_OPEN_GAME = {"lobby.invite", "lobby.join", "lobby.leave", "lobby.cancel"}
 
@@ -100,7 +103,13 @@ def world(app, session, monkeypatch):
     people = {name: make_user(session, f"{name}@example.com", name.title()) for name in ("ana", "bo", "eve")}
     running = make_game(session, people["ana"], bots=("heuristic",), invites=["bo@example.com"])
     lobby.join_game(session, running.id, people["bo"])
+    message = press.post(session, running.id, people["bo"], "a message to report", channel="web")
     waiting = make_game(session, people["ana"], bots=(), title="Open game")
+    # A game of another presentation, at Ana's turn: its own decision forms are swept too.
+    other = make_game(session, people["ana"], game="coatl", players=2, bots=("heuristic",), seed=3,
+                      title="Other game")
+    play.submit_orders(session, next(s for s in other.seats if s.user_id == people["ana"].id), "keep none",
+                       channel="web")
     tokens = {}
     for name in ("ana", "eve"):
         token, secret = accounts.create_api_token(session, people[name], "t")
@@ -110,9 +119,10 @@ def world(app, session, monkeypatch):
                                             today + timedelta(days=61), now())
     ana_address = session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == people["ana"].id))
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
-    ids = {"game_id": running.id, "open_game_id": waiting.id, "address_id": ana_address, "token_id": token.id,
+    ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
-           "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name,
+           "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name, "game": running.kind,
+           "name": "swagger-ui.css", "message_id": message.id, "report_id": 1,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
@@ -287,7 +297,7 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
     adapter = world.app.url_map.bind("pbem.test")
     found: dict[str, list[Any]] = {}
     pages = ["/", "/signin", "/profile", "/games/new", f"/games/{world.ids['game_id']}",
-             f"/games/{world.ids['open_game_id']}", "/admin/mail/review"]
+             f"/games/{world.ids['open_game_id']}", "/admin/mail/review", "/admin/press"]
     for page in pages:
         response = client.get(page)
         assert response.status_code == 200, page
@@ -295,6 +305,14 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
             if form.method == "post":
                 endpoint, _ = adapter.match(form.action.split("?")[0], method="POST")
                 found.setdefault(endpoint, []).append(form)
+    return found
+
+
+def other_forms(world: World) -> list[Any]:
+    """The decision forms of the world's game of another presentation, as Ana sees them."""
+    page = world.clients["ana"].get(f"/games/{world.ids['other_game_id']}")
+    found = decision_forms(page.data)
+    assert found, "the other game's page shows Ana no decision form"
     return found
 
 
@@ -356,6 +374,10 @@ def api_bases(world: World) -> dict[tuple[str, str], dict[str, Any]]:
         ("post", "/api/games/{game_id}/deadline/extend"): {"hours": 1},
         ("post", "/api/games/{game_id}/takeover"): {"seat": world.ids["seat"]},
         ("put", "/api/games/{game_id}/queue"): {"turns": "place 12"},
+        ("post", "/api/games/{game_id}/press"): {"text": "hello", "to": world.ids["seat"]},
+        ("post", "/api/games/{game_id}/press/mute"): {"seat": world.ids["seat"], "mute": True},
+        ("post", "/api/games/{game_id}/press/{message_id}/report"): {"reason": "rude"},
+        ("post", "/api/games/{game_id}/press/switch"): {"off": True},
         ("post", "/api/vacations"): {"start": str(today + timedelta(days=100)),
                                      "end": str(today + timedelta(days=101))},
     }
@@ -460,10 +482,15 @@ def sweep_forms(world: World) -> set[str]:
         rule = by_endpoint[endpoint]
         url = fill(rule.rule, real_ids(world, endpoint))
         variants = [(base, names)]
+        targets = [url] * len(variants)
         if endpoint == "game.orders":  # one form per kind of decision, each with its own fields
             variants = [({"kind": kind}, fields + ["kind", "next"]) for kind, fields in ORDER_KINDS.items()]
+            other = other_forms(world)  # and the other game's forms as its page shows them
+            targets = [url] * len(variants) + [form.action for form in other]
+            variants += [(form.data(), [*form.names(), *BUTTONS, "next"]) for form in other]
         for persona in ("ana", "eve"):
-            for form_base, fields in variants:
+            for target, (form_base, fields) in zip(targets, variants):
+                url = target
                 for name, label, value in plan(fields, FORM_VALUES, persona):
                     pairs = [("csrf_token", world.csrf[persona]), *((k, v) for k, v in form_base.items()
                                                                     if k != name), (name, value)]
@@ -490,7 +517,8 @@ def sweep_api(world: World) -> set[str]:
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
             assert (method, path) in bases, f"no valid body for {method} {path}: add one to api_bases"
             base = bases[(method, path)]
-            url = path.replace("{game_id}", str(world.ids["game_id"]))
+            url = path.replace("{game_id}", str(world.ids["game_id"])).replace(
+                "{message_id}", str(world.ids["message_id"]))
             endpoint, _ = adapter.match(url, method=method.upper())
             for persona in ("ana", "eve"):
                 for name, label, value in plan(openapi_fields(spec, schema), JSON_VALUES, persona):
@@ -516,4 +544,5 @@ def test_hostile_input_gets_a_clear_answer_and_changes_nothing(world):
     tried = {name for _, names in web_fields(world).values() for name in names}
     tried |= {name for names in ORDER_KINDS.values() for name in names} | {"kind"}
     tried |= {name for names in QUERY_FIELDS.values() for name in names}
+    tried |= {name for form in other_forms(world) for name in form.names()} | set(BUTTONS)
     assert fields_read_by_views() - {"csrf_token"} <= tried, sorted(fields_read_by_views() - tried)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from sqlalchemy import select
 
@@ -73,8 +74,10 @@ def test_the_page_shows_board_track_cards_and_history(app, client, session):
     assert decision_forms(page), "Ana owes her next turn: the board is clickable"
     for territory in state.board.territories:
         assert f'data-territory="{territory.id}"' in page
-    assert "Score track" in page and "Power cards left: 4, 5, 6, 7, 8" in page
-    assert "chosen this age: <strong>9</strong>" in page
+    # Each card in hand opens its meaning on a tap (templates/games/aztlan/game/_cards.html).
+    left, chosen = page.split('class="hand"', 1)[1].split("</section>", 1)[0].split("chosen this age:", 1)
+    assert "Score track" in page and re.findall(r"<summary[^>]*>(\d)</summary>", left) == ["4", "5", "6", "7", "8", "9"]
+    assert re.match(r'\s*<details class="card-note"><summary[^>]*>9</summary>', chosen)
     assert "Age 1 begins." in page and "Turn order:" in page and "ana placed a pawn in 3" in page
     assert "Age <strong>1</strong> of 5" in page and "development" in page
     # The pawns placed so far are on the board, per people with counts (drawn or listed).

@@ -10,6 +10,7 @@ import smtplib
 import socket
 import subprocess
 import sys
+import threading
 import urllib.request
 from email.message import EmailMessage
 from pathlib import Path
@@ -70,6 +71,32 @@ def start(stack, app, tmp_path) -> Iterator:
                 process.wait(5)
 
 
+class Stream:
+    """A page's event stream, read in a thread: the stamps of its `change` events so far."""
+
+    def __init__(self, url: str) -> None:
+        self.changes: list[str] = []
+        self.answer = urllib.request.urlopen(url, timeout=90)
+        assert self.answer.headers["Content-Type"].startswith("text/event-stream")
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        event = None
+        try:
+            for raw in self.answer:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[len("event: "):]
+                elif line.startswith("data: ") and event == "change":
+                    self.changes.append(line[len("data: "):])
+        except (OSError, ValueError, AttributeError):
+            pass  # closed by the test (http.client drops its file midway through a read)
+
+    def close(self) -> None:
+        self.answer.close()
+
+
 def one_person_game(session, make_user) -> tuple[Game, str, str]:
     """Ana and two bots; her seat and the first card she may play."""
     ana = make_user(session, "ana@example.org", "Ana")
@@ -88,9 +115,15 @@ def test_gunicorn_serves_the_app_factory_and_its_orders_reach_the_worker(session
     workers.start(concurrency=1)
     port = free_port()
     # The Dockerfile's command, on a loopback port.
-    start([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-           "--access-logfile", "-", "pbem.wsgi:app"], port, PBEM_ADVANCE="queue")
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as answer:
+    # The Dockerfile's command (threads, so an open page's stream does not hold a process),
+    # with one process: two open streams must not keep it from answering.
+    start([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+           "--worker-class", "gthread", "--threads", "8", "--access-logfile", "-", "pbem.wsgi:app"],
+          port, PBEM_ADVANCE="queue")
+    base = f"http://127.0.0.1:{port}"
+    stamp = json.load(urllib.request.urlopen(f"{base}/games/{game.id}/version", timeout=30))["stamp"]
+    streams = [Stream(f"{base}/games/{game.id}/live?stamp={stamp}") for _ in range(2)]
+    with urllib.request.urlopen(f"{base}/healthz", timeout=30) as answer:
         assert answer.status == 200 and json.load(answer)["database"] == "ok"
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games/{game.id}/orders", method="POST",
                                      data=json.dumps({"orders": order}).encode(),
@@ -99,6 +132,12 @@ def test_gunicorn_serves_the_app_factory_and_its_orders_reach_the_worker(session
         assert answer.status == 201
     wait_until(lambda: any(seat == seat_name and text == order for _, seat, text in log_of(session, game.id)),
                60, "the worker to apply the order sent to gunicorn")
+    # The worker's commit reaches the open pages through Redis: a change whose version moved.
+    version = int(stamp.split(".")[0])
+    for stream in streams:
+        wait_until(lambda: any(int(s.split(".")[0]) > version for s in stream.changes), 60,
+                   "the worker's advance to reach an open page's stream")
+        stream.close()
 
 
 def test_pbem_smtpd_stores_mail_and_the_worker_carries_out_its_orders(session, workers, make_user, start, stack):

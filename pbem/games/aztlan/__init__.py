@@ -11,7 +11,7 @@ from engine.aztlan.orders import Turn
 from engine.aztlan.state import CHOOSING, DEVELOPMENT
 from engine.core import Option, OrderError, State
 from pbem.games import Presentation
-from pbem.games.aztlan import forms, pages, report, sentences, text
+from pbem.games.aztlan import forms, pages, report, rules, sentences, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "aztlan"
 # Events that are the reader's own doing (with the reader's seat) or only for the reader.
@@ -30,6 +30,7 @@ class Aztlan(Presentation):
     queued_kind = "turn"  # development turns, queued ahead for the age's development phase
     report_template = "games/aztlan/reports/age.html"
     notice_template = "games/aztlan/reports/notice.html"
+    rules_template = "games/aztlan/rules.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return sentences.describe(dict(event), dict(names), territory_names(state))
@@ -86,6 +87,12 @@ class Aztlan(Presentation):
                        choices=tuple(packaged_names("boards"))),
                 Option("edition", "default", "the edition: its power and prosperity cards",
                        choices=tuple(packaged_names("editions"))))
+
+    def rule_anchor(self, kind: str) -> str:
+        return rules.ANCHORS.get(kind, super().rule_anchor(kind))
+
+    def rules_context(self) -> dict[str, Any]:
+        return rules.rules_context()
 
     def form_orders(self, form: Any) -> str:
         return forms.order_text(form)

@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.core import State
 from pbem.games import Presentation
-from pbem.games.coatl import drawing, forms, pages, report, text
+from pbem.games.coatl import drawing, forms, pages, report, rules, text
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games" / "coatl"
 
@@ -20,6 +20,7 @@ class CoatlPresentation(Presentation):
     notice_template = "games/coatl/reports/notice.html"
     position_template = "games/coatl/game/_position.html"
     decisions_template = "games/coatl/game/_decisions.html"
+    rules_template = "games/coatl/rules.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
         return text.sentence(event, names)
@@ -43,6 +44,12 @@ class CoatlPresentation(Presentation):
 
     def page_context(self, state: State, view: Mapping[str, Any]) -> dict[str, Any]:
         return pages.page_context(view)
+
+    def rule_anchor(self, kind: str) -> str:
+        return rules.ANCHORS.get(kind, super().rule_anchor(kind))
+
+    def rules_context(self) -> dict[str, Any]:
+        return rules.rules_context()
 
     def form_orders(self, form: Any) -> str:
         return forms.order_text(form)

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from pbem.games.coatl import forms
 from pbem.games.coatl.cards import board_letters, coatl_letters, prophecy_words, temple_words
+from pbem.games.coatl.rules import token_meaning, token_title
 from pbem.games.coatl.text import view_committed
 
 
@@ -31,4 +32,4 @@ def page_context(view: Mapping[str, Any]) -> dict[str, Any]:
             "my_prophecies": [prophecy_words(card, options) for card in me.get("hand") or []],
             "my_draw": [prophecy_words(card, options) for card in me.get("dealt") or []],
             "my_temples": [(temple_words(card), card in committed) for card in me.get("temples") or []],
-            "coatl_form": forms.choices(view)}
+            "coatl_form": forms.choices(view), "token_title": token_title, "token_meaning": token_meaning}

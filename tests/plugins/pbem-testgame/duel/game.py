@@ -18,10 +18,14 @@ class Duel:
     phases = (BIDDING, PICKING)
     decision_kinds = (DecisionKind("bid", "secret bid", "bid N", 24, simultaneous=True,
                                    ask="bid for this round's tokens", noun="a secret bid",
-                                   help=f"bid N (1 to {MAX_BID} of your coins)"),
+                                   help=f"bid N (1 to {MAX_BID} of your coins)",
+                                   rule="Every seat bids coins in secret; bids are paid, and the highest "
+                                        "picks a token first."),
                       DecisionKind("pick", "token pick", "pick N", 12, simultaneous=False,
                                    ask="pick a token", noun="a token pick",
-                                   help="pick N (the value of a token left in the row)"))
+                                   help="pick N (the value of a token left in the row)",
+                                   rule="Seats take one token each from the row, the highest bid first; "
+                                        "a token scores its value."))
     options = OPTIONS
     bots = tuple(BOTS)
     stand_in = "heuristic"  # plays sensibly for a seat nobody plays

@@ -17,7 +17,9 @@ PUBLIC = -1  # the audience of an event everyone sees
 OPTIONS = (
     Option("rounds", 3, "how many rounds are played", low=1, high=9),
     Option("tie_break", "least-spent", "equal scores: fewer coins spent ranks higher, or none (a shared place)",
-           ("least-spent", "none")),
+           ("least-spent", "none"),
+           meanings={"least-spent": "of equal scores, the seat that spent fewer coins ranks higher",
+                     "none": "equal scores share their place"}),
 )
 
 
