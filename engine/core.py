@@ -319,6 +319,12 @@ class Game(Protocol):
         """A seating for `count` players drawn from the seed, for callers that leave the
         order to chance (a caller that balances who sits first writes its own order)."""
 
+    # Optional (`forced_order` below reads it with a default):
+    # def forced_order(self, state: State, seat: str) -> str | None:
+    #     """The canonical text of the one legal order `seat` can give now, or None when it has
+    #     a real choice (or owes nothing).  Read from the seat's own options: the service
+    #     answers such a question for the seat (docs/deadlines.md, "Forced answers")."""
+
 
 def submit_in_turn(state: State, seat: str, orders: Sequence[Any]) -> list[Any]:
     """`State.submit` for games whose orders need nothing but the seat's turn: the whole
@@ -335,6 +341,13 @@ def submit_in_turn(state: State, seat: str, orders: Sequence[Any]) -> list[Any]:
             return list(orders[i:])
         state.apply(seat, order)
     return []
+
+
+def forced_order(game: Game, state: State, seat: str) -> str | None:
+    """The one legal order `seat` can give now, if the game says its question has only one
+    answer (`Game.forced_order`, optional: a game without it answers nothing itself)."""
+    method = getattr(game, "forced_order", None)
+    return method(state, seat) if method is not None else None
 
 
 def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:

@@ -14,6 +14,7 @@ from engine.aztlan.data import packaged_board, packaged_edition
 from engine.aztlan.edition import Edition, load_edition
 from engine.aztlan.bots import BOTS, make_bot
 from engine.aztlan.options import OPTIONS, load_options
+from engine.aztlan.orders import ChooseCard, LetTieStand, React, Score
 from engine.aztlan.state import (CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState, BoardMasks,
                                  Setup)
 from engine.core import Bot, DecisionKind, SetupError, check_player
@@ -70,6 +71,26 @@ class Aztlan:
         initial stack first, exactly as given."""
         setup = setup_from_record(record)
         return AztlanState(setup, _masks(setup.board))
+
+    def forced_order(self, state: AztlanState, seat: str) -> str | None:
+        """The one order the seat can give now, if its question has a single answer (the
+        service gives it for the seat, docs/rules.md "Questions with one answer"): the last
+        power card, accepting a battle without Sacred Games, letting a tie stand without the
+        Great Tlatoani and with nothing won outright, scoring with nothing to play.  A
+        development turn always has a choice of territory."""
+        s = state.seats.index(seat) if seat in state.seats else -1
+        if s < 0 or s not in state.waiting():
+            return None
+        kind, legal = state.owed_kind(), state.legal(s)
+        if kind == "power" and len(legal["cards"]) == 1:
+            return state.order_text(ChooseCard(legal["cards"][0]))
+        if kind == "reaction" and not legal["sacred_games"]:
+            return state.order_text(React(legal["territory"], False))
+        if kind == "conflict" and not legal["won"] and legal["tied"] and not legal["tlatoani"]:
+            return state.order_text(LetTieStand(legal["tied"][0]))
+        if kind == "scoring" and not (legal["wild"] or legal["blessings"] or (legal["rafts"] and legal["rafts_pairs"])):
+            return state.order_text(Score())
+        return None
 
     def seating(self, seed: int | str, count: int) -> list[str]:
         """A random initial stack order for a new game ("choose the stacking order randomly");

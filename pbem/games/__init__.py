@@ -111,6 +111,11 @@ class Presentation:
         title above it (a picture that stands alone, in a mail)."""
         return None
 
+    def choice_places(self, view: Mapping[str, Any]) -> list[Any]:
+        """The parts of the board (ids `board_svg` highlights) that the reader's owed
+        decisions can take, from their options in `view`: the game page outlines them."""
+        return []
+
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """The answer to BOARD: the position in plain text.  The plain one gives the view's
         public facts, then each seat's."""

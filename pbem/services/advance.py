@@ -16,8 +16,14 @@ nothing, so running it twice (a task delivered twice) is harmless.
   player is told, and the seat is asked normally for that turn.
 - Each new order-log line records who decided (`by`), and `schedule()` keeps the current
   decision's deadline (docs/deadlines.md).
+- A question with a single legal answer (`engine.core.forced_order`) is answered for a
+  person's seat by the service: the order is filed as the seat's pending order (channel
+  `forced`, dated when the question was asked, logged `by="forced"`) and is from then on an
+  answer like any other, so it never holds the game up and is timed like an answer given
+  at once (docs/deadlines.md, "Forced answers").
 - A game's settle window (`deadline_policy["settle_seconds"]`) holds a complete simultaneous
-  decision until that long after its last order, so players can still change their minds;
+  decision until that long after its last order, so players can still change their minds,
+  and a person's decision in turn until that long after it was asked (forced or chosen alike);
   `Advanced.settle_until` then says when to run again.
 - Seats that newly owe a decision, and everyone at the end, are notified in the same
   transaction (pbem/services/announce.py: rows in the mail outbox).
@@ -33,7 +39,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import get_game
-from engine.core import GameState, OrderError
+from engine.core import GameState, OrderError, forced_order
 from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
@@ -113,8 +119,13 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     seats = {seat.name: seat for seat in game.seats}
     queue = _pending(session, game.id)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
-    run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before)
+    clock = at or now()
+    # When the question owed now was asked: the decision the game already waited for, or this moment.
+    asked_at = game.decision_at if game.decision_seq == before and game.decision_at is not None else clock
+    run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before,
+               game_id=game.id, clock=clock, asked_at=asked_at)
     run.play()
+    session.add_all(row for row in run.forced if row not in run.consumed)  # forced answers still pending
 
     lines = state.order_log()[before:]
     changes: dict[str, Any] = {}
@@ -130,7 +141,8 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         run.consumed.extend(row for rows in queue.values() for row in rows)
     run.expire_turns()
     for row in run.consumed:
-        session.delete(row)
+        if row not in run.forced:  # a forced answer applied in this very run was never stored
+            session.delete(row)
     owed = {} if state.is_over() else _owed(state)
     anew = _owed_anew(lines, owed_before, owed, _per_order(state))
     newly_waiting = []
@@ -148,7 +160,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
                       f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", topic="queue-error")
-    schedule(session, game, at or now(), state)  # first: turn mails tell a seat its clock
+    schedule(session, game, clock, state)  # first: turn mails tell a seat its clock
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
     if changes.get("status") == Game.FINISHED:
@@ -188,9 +200,15 @@ class _Run:
 
     def __init__(self, state: GameState, seed: Any, seats: dict[str, Seat],
                  queue: dict[str, list[PendingOrder]], settle: timedelta = timedelta(0),
-                 turns: dict[str, list[QueuedTurn]] | None = None, logged: int = 0):
+                 turns: dict[str, list[QueuedTurn]] | None = None, logged: int = 0, *,
+                 game_id: int = 0, clock: datetime | None = None, asked_at: datetime | None = None):
         self.state, self.seed, self.seats, self.queue = state, seed, seats, queue
         self.settle = settle
+        self.game_id = game_id
+        self.clock = clock or now()  # this advance's time: the start of any question it asks
+        self.asked_at = asked_at or self.clock  # when the question owed now was asked
+        self.forced: list[PendingOrder] = []  # forced answers filed in this run
+        self.forced_tried: set[tuple[str, int]] = set()  # (seat, log length): filed once per question
         self.settle_until: datetime | None = None
         self.consumed: list[PendingOrder | QueuedTurn] = []
         self.errors: dict[str, str] = {}
@@ -214,6 +232,8 @@ class _Run:
         """Mark the order-log lines just applied (`lines` if known: one per `apply`)."""
         count = self.logged + lines if lines is not None else len(self.state.order_log())
         self.by.update((i, by) for i in range(self.logged, count))
+        if count != self.logged:
+            self.asked_at = self.clock  # the next question is asked now
         self.logged = count
 
     def play(self) -> None:
@@ -225,6 +245,9 @@ class _Run:
             waiting = [d.seat for d in decisions]
             if decisions[0].simultaneous:
                 bots = {t: self._bot_kind(t) for t in waiting}
+                for t in waiting:
+                    if bots[t] is None and not self.queue.get(t):
+                        self._file_forced(t)  # counts as in, applied with the others' answers
                 if any(bots[t] is None and not self.queue.get(t) for t in waiting):
                     return  # a secret choice is missing: apply nothing of this decision yet
                 if self._settling(waiting):
@@ -242,7 +265,10 @@ class _Run:
                 seat_name = waiting[0]
                 if self.seats[seat_name].bot:
                     self._apply_bot(seat_name, self._bot_order(seat_name))
-                elif self.queue.get(seat_name):
+                elif self.queue.get(seat_name) or (not self._has_turn(seat_name) and not self._bot_kind(seat_name)
+                                                   and self._file_forced(seat_name)):
+                    if self._settling([seat_name], in_turn=True):
+                        return  # asked too recently: the window hides whether it was forced
                     self._apply_queued(seat_name)
                 elif self._apply_turn(seat_name):
                     pass
@@ -252,15 +278,32 @@ class _Run:
                     return  # waiting on a person
         raise RuntimeError("advance did not settle: the game loops")
 
-    def _settling(self, waiting: list[str]) -> bool:
-        """Whether the settle window after this decision's last order is still open."""
+    def _file_forced(self, seat_name: str) -> bool:
+        """Answer the seat's question for it when it has a single legal answer: a pending
+        order dated when the question was asked, as if the person had answered at once."""
+        key = (seat_name, self.logged)
+        if key in self.forced_tried:
+            return False  # refused once already (a bug in the game's forced_order): ask the person
+        self.forced_tried.add(key)
+        text = forced_order(get_game(self.state.game), self.state, seat_name)
+        if text is None:
+            return False
+        row = PendingOrder(game_id=self.game_id, seat=seat_name, text=text, channel="forced",
+                           user_id=None, submitted_at=self.asked_at)
+        self.forced.append(row)
+        self.queue[seat_name].append(row)
+        return True
+
+    def _settling(self, waiting: list[str], in_turn: bool = False) -> bool:
+        """Whether the settle window is still open: after this decision's last order for a
+        secret decision; for a decision in turn, after the question was asked."""
         if not self.settle:
             return False
         arrived = [row.submitted_at for seat_name in waiting for row in self.queue.get(seat_name, ())]
         if not arrived:
             return False  # only bots decide here: nothing a person could still change
-        until = max(arrived) + self.settle
-        if now() < until:
+        until = self.asked_at + self.settle if in_turn else max(arrived) + self.settle
+        if self.clock < until:
             self.settle_until = until
             return True
         return False
@@ -292,7 +335,8 @@ class _Run:
             self.errors[seat_name] = f"{'; '.join(row.text for row in rows)}: {error}"
             self.consumed.extend(rows)
             return
-        self._logged("default" if any(row.channel == "default" for row in rows) else "player")
+        channels = {row.channel for row in rows}
+        self._logged("default" if "default" in channels else "forced" if channels == {"forced"} else "player")
         used = len(rows) - len(leftover)
         self.consumed.extend(rows[:used])
         if leftover:

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 def _svg(shown: Presentation, state: State, view: dict[str, Any], *, clickable: bool) -> Markup | None:
     """The game's board picture for the page, or None (then its templates show the text)."""
     try:
-        svg = shown.board_svg(state, view, clickable=clickable)
+        svg = shown.board_svg(state, view, clickable=clickable, highlight=shown.choice_places(view))
     except Exception:  # a drawing bug must not take the game page (and its forms) down
         log.exception("drawing the board of a %s game failed; the page shows it without", state.game)
         return None

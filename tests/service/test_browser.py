@@ -35,7 +35,8 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
     page.click("#new-game button[type=submit]")
     page.wait_for_selector("form.decision[data-kind=power]")
 
-    page.click("form.decision[data-kind=power] button[type=submit]")  # the preselected card
+    page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
+    page.click("form.decision[data-kind=power] button[type=submit]")
     page.wait_for_selector("form.decision[data-kind=turn]")
     assert page.is_visible(".map-targets"), "the script shows the map controls"
 
@@ -140,6 +141,7 @@ def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served
         assert abs(drawn - shown) <= 2  # all of it in view at the smallest
         assert sideways_scroll(page) == 0
 
+        page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
         page.click("form.decision[data-kind=power] button[type=submit]")
         page.wait_for_selector("form.decision[data-kind=turn]")
         page.click(".zoom .zoom-in")

@@ -57,6 +57,22 @@ class Aztlan(Presentation):
         except ValueError:  # a board without geometry: the territory list shows it
             return None
 
+    def choice_places(self, view: Mapping[str, Any]) -> list[Any]:
+        """The territories a decision's choice can take: a move's start (a pawn goes
+        anywhere), the conflicts to settle, the battle to answer, the shores Rafts can join."""
+        places: list[Any] = []
+        for decision in (view.get("me") or {}).get("decisions", []):
+            options = decision.get("options") or {}
+            if decision["kind"] == "turn":
+                places += options.get("move_from", [])
+            elif decision["kind"] == "conflict":
+                places += [*options.get("won", []), *options.get("tied", [])]
+            elif decision["kind"] == "reaction":
+                places.append(options["territory"])
+            elif decision["kind"] == "scoring" and options.get("rafts"):
+                places += [t for pair in options.get("rafts_pairs", []) for t in pair]
+        return list(dict.fromkeys(places))
+
     def board_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return text.board_text(state, view, names)
 

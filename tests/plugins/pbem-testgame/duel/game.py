@@ -39,6 +39,17 @@ class Duel:
         """Seats play in the record's player order, as given."""
         return DuelState(setup_from_record(record))
 
+    def forced_order(self, state: DuelState, seat: str) -> str | None:
+        """The one order a seat can give: a bid when it can afford only 1 coin, a pick when
+        every token left in the row has the same value."""
+        waiting = [d for d in state.decisions() if d.seat == seat]
+        if not waiting:
+            return None
+        options = waiting[0].options
+        if waiting[0].kind == "bid":
+            return f"bid {options['low']}" if options["low"] == options["high"] else None
+        return f"pick {options['tokens'][0]}" if len(options["tokens"]) == 1 else None
+
     def seating(self, seed: int | str, count: int) -> list[str]:
         if not self.min_players <= count <= self.max_players:
             raise SetupError(f"Duel is for {self.min_players} to {self.max_players} players")
