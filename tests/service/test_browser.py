@@ -93,6 +93,14 @@ def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served):
         ana_page.click("form.decision[data-kind=bid] button[type=submit]")
         bo_page.wait_for_selector("text=/picking/i")  # the next phase, pushed to Bo's page
         assert bo_page.evaluate("window.notReloaded === undefined")
+
+        # Press written in one browser appears on the other's open page.
+        bo_page.evaluate("window.notReloaded = true")
+        ana_page.fill("form.press-send textarea[name=text]", "Good luck, <b>Bo</b>!")
+        ana_page.click("form.press-send button[type=submit]")
+        bo_page.wait_for_selector("#press .press-text:has-text('Good luck, <b>Bo</b>!')")
+        assert bo_page.evaluate("window.notReloaded === undefined")
+        assert bo_page.locator("#press b").count() == 0  # shown as text, never as markup
         ana_page.goto(f"{server}/")  # the lobby follows too: a game Bo creates appears
         ana_page.wait_for_selector("meta[name=pbem-live]", state="attached")
         ana_page.evaluate("window.notReloaded = true")
@@ -156,3 +164,45 @@ def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "browser-phone-map.png"), full_page=True)
         browser.close()
+
+
+def test_every_page_fits_a_phone(served):
+    """Issue 17: every page usable at 360 px wide: none scrolls sideways, signed in or not."""
+    app, server = served
+    from pbem.extensions import db
+    from pbem.leagues import members, rounds
+    from pbem.leagues.league import NewLeague, create_league
+    from pbem.models import now
+    from service_helpers import make_game, make_user
+    with app.app_context():
+        session = db.session()
+        ana = make_user(session, "ana@example.com", "Ana Long-Named Player of the Valley")
+        games = [make_game(session, ana, seed=5, title="A game with a rather long title for a phone"),
+                 make_game(session, ana, game="coatl", players=2, bots=("heuristic",), seed=3),
+                 make_game(session, ana, game="duel", players=2, bots=("random",), seed=3)]
+        league = create_league(session, ana, NewLeague(name="Winter league", game="duel", table_size=2, rounds=2))
+        for i in range(4):
+            members.add_bot_entrant(session, league.id, ana, f"Bot {i}", "random", now())
+        rounds.start_round(session, league.id, ana, now())
+        pages = ["/", "/games/new", "/games/new?game=coatl", "/games/new?game=duel", "/profile", "/rules",
+                 "/rules/aztlan", "/rules/coatl", "/rules/duel", "/leagues", "/leagues/new", f"/leagues/{league.id}",
+                 f"/leagues/{league.id}/standings", "/api/docs", "/dev/outbox"]
+        pages += [f"/games/{game.id}" for game in games] + [f"/games/{games[0].id}/replay"]
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{server}/signin")
+        assert sideways_scroll(page) == 0, "/signin"
+        sign_in(page, server, "ana@example.com")
+        wide = {}
+        for path in pages:
+            page.goto(f"{server}{path}")
+            page.wait_for_load_state("load")
+            if sideways_scroll(page):
+                wide[path] = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                    .map(e => e.tagName + '.' + e.className).slice(0, 4)""")
+        browser.close()
+    assert not wide, f"pages that scroll sideways at 360 px: {wide}"
