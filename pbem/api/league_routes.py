@@ -11,7 +11,7 @@ from pbem.api import api_bp
 from pbem.api.routes import _body, _user
 from pbem.extensions import db
 from pbem.leagues import members, results, rounds
-from pbem.leagues.league import NewLeague, add_organiser, all_leagues, create_league, get_league, person
+from pbem.leagues.league import NewLeague, add_organiser, all_leagues, create_league, get_league, organised, person
 from pbem.leagues.models import League, LeagueRound
 from pbem.models import now
 from pbem.schemas import (BotEntrantSchema, CorrectionCreateSchema, CorrectionSchema, LeagueCreateSchema,
