@@ -26,13 +26,16 @@ def settings_offered(rules: GameRules) -> dict[str, Any]:
             "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS}
 
 
-def settings_from_form(form: Any, rules: GameRules) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def settings_from_form(form: Any, rules: GameRules, option_prefix: str = "") -> tuple[
+        dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The setup choices, rule options and deadlines the form sent (left out: the defaults);
-    checked later by the lobby, as the API's are."""
-    options = {option.name: option_value(option, form[option.name])
-               for option in rules.options if form.get(option.name)}
-    setup = {option.name: form[option.name]
-             for option in presentation(rules.name).setup_options() if form.get(option.name)}
+    checked later by the lobby, as the API's are.  `option_prefix`: before the setup choices'
+    and options' field names, where the form has fields of its own that a game's option may
+    share a name with (a league's "rounds")."""
+    options = {option.name: option_value(option, form[option_prefix + option.name])
+               for option in rules.options if form.get(option_prefix + option.name)}
+    setup = {option.name: form[option_prefix + option.name]
+             for option in presentation(rules.name).setup_options() if form.get(option_prefix + option.name)}
     hours = {kind: form_int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in default_hours(rules.name)}
     return setup, options, {"hours": hours, "on_missed": form.get("on_missed", "bot"), **_policy_from_form(form)}
 

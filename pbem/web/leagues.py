@@ -51,18 +51,21 @@ def index() -> Any:
     return render_template("leagues/index.html", leagues=all_leagues(db.session()))
 
 
+OPTION_PREFIX = "option_"  # the game's options and setup choices on the form (a game may have "rounds" too)
+
+
 def _new_form(rules: Any) -> dict[str, Any]:
     """The new-league form for `rules`' game: the league's own settings and the game's (setup
     choices, rule options, deadlines) as the new-game form offers them."""
     return {"rules": rules, "games": {name: game.title for name, game in games().items()},
             "table_sizes": list(range(rules.min_players, rules.max_players + 1)),
             "default_size": min(4, rules.max_players), "systems": scoring.SYSTEMS, "withdrawal": WITHDRAWAL,
-            **settings_offered(rules)}
+            "option_prefix": OPTION_PREFIX, **settings_offered(rules)}
 
 
 def _new_league(form: Any) -> NewLeague:
     rules = lobby.rules_for(form.get("game") or None)
-    setup, options, deadlines = settings_from_form(form, rules)
+    setup, options, deadlines = settings_from_form(form, rules, OPTION_PREFIX)
     return NewLeague(
         name=form.get("name", ""), game=rules.name, table_size=form_int(form.get("table_size"), "seats", 4),
         rounds=form_int(form.get("rounds"), "rounds", 3), round_days=form_int(form.get("round_days"), "days", 28),
