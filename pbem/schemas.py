@@ -155,13 +155,24 @@ class GameSettingsSchema(Schema):
                                                    "left out: their defaults"})
     deadlines = fields.Nested(DeadlinesSchema, load_default=None)
 
-    def _settings_errors(self, data: dict[str, Any], rules: Any) -> dict[str, Any]:
-        """The deadlines' kinds of decision as the chosen game has them."""
+    seats_field = "players"  # the field that says how many sit at the game's table
+
+    def _more_errors(self, data: dict[str, Any], rules: Any) -> dict[str, Any]:
+        return {}
+
+    @validates_schema(skip_on_field_errors=True)
+    def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Player count and kinds of decision (and what a subclass adds) as the chosen game has them."""
+        rules = get_game(data["game"]) if "game" in data else default_game()
+        errors = self._more_errors(data, rules)
         kinds = [kind.name for kind in rules.decision_kinds]
         hours = (data.get("deadlines") or {}).get("hours") or {}
         if any(kind not in kinds for kind in hours):
-            return {"deadlines": {"hours": [f"Each kind must be one of: {', '.join(kinds)}."]}}
-        return {}
+            errors["deadlines"] = {"hours": [f"Each kind must be one of: {', '.join(kinds)}."]}
+        if not rules.min_players <= data[self.seats_field] <= rules.max_players:
+            errors[self.seats_field] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
+        if errors:
+            raise ValidationError(errors)
 
     @post_load
     def _setup(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -182,18 +193,11 @@ class GameCreateSchema(GameSettingsSchema):
                        metadata={"description": "messages between the players: all (public and private), "
                                                 "public (to the whole table only) or none"})
 
-    @validates_schema(skip_on_field_errors=True)
-    def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
-        """Player count, bots and kinds of decision as the chosen game has them."""
-        rules = get_game(data["game"]) if "game" in data else default_game()
-        errors: dict[str, Any] = self._settings_errors(data, rules)
-        if not rules.min_players <= data["players"] <= rules.max_players:
-            errors["players"] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
-        unknown = [bot for bot in data["bots"] if bot not in rules.bots]
-        if unknown:
-            errors["bots"] = [f"Must be one of: {', '.join(rules.bots)}."]
-        if errors:
-            raise ValidationError(errors)
+    def _more_errors(self, data: dict[str, Any], rules: Any) -> dict[str, Any]:
+        """The bots as the chosen game has them."""
+        if any(bot not in rules.bots for bot in data["bots"]):
+            return {"bots": [f"Must be one of: {', '.join(rules.bots)}."]}
+        return {}
 
 
 class OrdersSchema(Schema):
@@ -482,15 +486,7 @@ class LeagueCreateSchema(GameSettingsSchema):
     withdrawal = fields.Str(load_default="forfeit", validate=validate.OneOf(WITHDRAWAL),
                             metadata={"description": "a withdrawn member's running games: forfeit (the stand-in "
                                                      "bot plays them, placed last) or replace"})
-
-    @validates_schema(skip_on_field_errors=True)
-    def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
-        rules = get_game(data["game"]) if "game" in data else default_game()
-        errors: dict[str, Any] = self._settings_errors(data, rules)
-        if not rules.min_players <= data["table_size"] <= rules.max_players:
-            errors["table_size"] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
-        if errors:
-            raise ValidationError(errors)
+    seats_field = "table_size"
 
 
 class WithdrawSchema(Schema):
@@ -526,7 +522,8 @@ class CorrectionCreateSchema(Schema):
     action = fields.Str(required=True, validate=validate.OneOf(CORRECTION_ACTIONS),
                         metadata={"description": "correct the places, annul the result, or restore the game's own"})
     reason = fields.Str(required=True, validate=validate.Length(1, REASON_MAX), metadata={"description": "kept"})
-    places = fields.Dict(keys=fields.Str(validate=validate.Length(1, 30)), values=fields.Int(validate=validate.Range(1, 10)),
+    places = fields.Dict(keys=fields.Str(validate=validate.Length(1, 30)),
+                         values=fields.Int(validate=validate.Range(1, 10)),
                          load_default=None, allow_none=True,
                          metadata={"description": "for correct: every seat's place, by member id (as text) or "
                                                   "a bot seat's key (bot<table>.<seat>)"})

@@ -78,7 +78,8 @@ def _new_league(form: Any) -> NewLeague:
 @login_required
 def new() -> Any:
     if request.method == "GET":  # ?game=NAME: the form for that game
-        return render_template("leagues/new.html", form={}, **_new_form(lobby.rules_for(request.args.get("game") or None)))
+        rules = lobby.rules_for(request.args.get("game") or None)
+        return render_template("leagues/new.html", form={}, **_new_form(rules))
     form = request.form
     try:
         league = create_league(db.session(), signed_in(), _new_league(form))
