@@ -10,6 +10,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from engine import default_game, game_names, games, get_game
+from pbem.leagues.league import MAX_CAP, MAX_ROUND_DAYS, MAX_ROUNDS, WITHDRAWAL
+from pbem.leagues.models import REASON_MAX, LeagueCorrection
+from pbem.leagues.scoring import SYSTEMS
 from pbem.models import NAME_MAX, PRESS_MAX, PRESS_RULES, REPORT_REASON_MAX, TITLE_MAX, Game, Seat
 from pbem.services.advance import MAX_SETTLE_SECONDS
 from pbem.services.lobby import ON_MISSED
@@ -135,17 +138,11 @@ class DeadlinesSchema(Schema):
                                                    "without hours still has no deadline); left out: none"})
 
 
-class GameCreateSchema(Schema):
-    title = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
+class GameSettingsSchema(Schema):
+    """The game and its settings, as a new game and a new league (every table of it) choose them."""
     game = fields.Str(validate=RegisteredGame(),
                       metadata={"description": "the registered game to play (its name, as records write "
                                                "it); default: the service's default game"})
-    players = fields.Int(load_default=3, validate=validate.Range(*PLAYERS),
-                         metadata={"description": "within the game's player counts"})
-    bots = fields.List(fields.Str(validate=validate.Length(1, 40)), load_default=list,
-                       metadata={"description": "one bot kind per bot seat, each one of the game's bots "
-                                                "(docs/engine.md)"})
-    invites = fields.List(fields.Email(), load_default=list)
     board = fields.Str(validate=validate.Length(1, 40),
                        metadata={"description": "a packaged board, for a game that offers a choice of "
                                                 "boards; default: the game's default"})
@@ -157,24 +154,23 @@ class GameCreateSchema(Schema):
                           metadata={"description": "the game's rule options by name (docs/engine.md); "
                                                    "left out: their defaults"})
     deadlines = fields.Nested(DeadlinesSchema, load_default=None)
-    press = fields.Str(load_default="all", validate=validate.OneOf(PRESS_RULES),
-                       metadata={"description": "messages between the players: all (public and private), "
-                                                "public (to the whole table only) or none"})
+
+    seats_field = "players"  # the field that says how many sit at the game's table
+
+    def _more_errors(self, data: dict[str, Any], rules: Any) -> dict[str, Any]:
+        return {}
 
     @validates_schema(skip_on_field_errors=True)
     def _of_the_game(self, data: dict[str, Any], **kwargs: Any) -> None:
-        """Player count, bots and kinds of decision as the chosen game has them."""
+        """Player count and kinds of decision (and what a subclass adds) as the chosen game has them."""
         rules = get_game(data["game"]) if "game" in data else default_game()
-        errors: dict[str, Any] = {}
-        if not rules.min_players <= data["players"] <= rules.max_players:
-            errors["players"] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
-        unknown = [bot for bot in data["bots"] if bot not in rules.bots]
-        if unknown:
-            errors["bots"] = [f"Must be one of: {', '.join(rules.bots)}."]
+        errors = self._more_errors(data, rules)
         kinds = [kind.name for kind in rules.decision_kinds]
         hours = (data.get("deadlines") or {}).get("hours") or {}
         if any(kind not in kinds for kind in hours):
             errors["deadlines"] = {"hours": [f"Each kind must be one of: {', '.join(kinds)}."]}
+        if not rules.min_players <= data[self.seats_field] <= rules.max_players:
+            errors[self.seats_field] = [f"{rules.title} is for {rules.min_players} to {rules.max_players} players."]
         if errors:
             raise ValidationError(errors)
 
@@ -183,6 +179,25 @@ class GameCreateSchema(Schema):
         """Board and edition are the game's setup choices (pbem.services.lobby.NewGame.setup)."""
         data["setup"] = {name: data.pop(name) for name in ("board", "edition") if name in data}
         return data
+
+
+class GameCreateSchema(GameSettingsSchema):
+    title = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
+    players = fields.Int(load_default=3, validate=validate.Range(*PLAYERS),
+                         metadata={"description": "within the game's player counts"})
+    bots = fields.List(fields.Str(validate=validate.Length(1, 40)), load_default=list,
+                       metadata={"description": "one bot kind per bot seat, each one of the game's bots "
+                                                "(docs/engine.md)"})
+    invites = fields.List(fields.Email(), load_default=list)
+    press = fields.Str(load_default="all", validate=validate.OneOf(PRESS_RULES),
+                       metadata={"description": "messages between the players: all (public and private), "
+                                                "public (to the whole table only) or none"})
+
+    def _more_errors(self, data: dict[str, Any], rules: Any) -> dict[str, Any]:
+        """The bots as the chosen game has them."""
+        if any(bot not in rules.bots for bot in data["bots"]):
+            return {"bots": [f"Must be one of: {', '.join(rules.bots)}."]}
+        return {}
 
 
 class OrdersSchema(Schema):
@@ -384,6 +399,11 @@ class LeagueSchema(Schema):
     id = fields.Int()
     name = fields.Str()
     game = fields.Str(attribute="kind")
+    setup = fields.Dict(metadata={"description": "the game's setup choices every table is created with "
+                                                 "(a board, an edition)"})
+    options = fields.Dict(metadata={"description": "the game's rule options every table is created with"})
+    deadline_policy = fields.Dict(metadata={"description": "every table's deadline policy, as a game's"})
+    organisers = fields.Function(lambda league: [held.user.display_name for held in league.organisers])
     status = fields.Str()
     scoring = fields.Str()
     table_size = fields.Int()
@@ -441,3 +461,77 @@ class PairingRoundSchema(Schema):
 class PairingsSchema(Schema):
     league = fields.Int()
     rounds = fields.List(fields.Nested(PairingRoundSchema))
+
+
+# ---- what members and organisers send (docs/leagues.md, "Running a league") ----------------------
+
+CORRECTION_ACTIONS = (LeagueCorrection.CORRECT, LeagueCorrection.ANNUL, LeagueCorrection.RESTORE)
+ID = validate.Range(1, 2 ** 31 - 1)
+
+
+class LeagueCreateSchema(GameSettingsSchema):
+    name = fields.Str(required=True, validate=validate.Length(1, TITLE_MAX))
+    table_size = fields.Int(load_default=4, validate=validate.Range(*PLAYERS),
+                            metadata={"description": "seats per table, within the game's player counts"})
+    rounds = fields.Int(load_default=3, validate=validate.Range(1, MAX_ROUNDS))
+    round_days = fields.Int(load_default=28, validate=validate.Range(1, MAX_ROUND_DAYS),
+                            metadata={"description": "days from a round's start to its hard end date"})
+    scoring = fields.Str(load_default="rank", validate=validate.OneOf(SYSTEMS))
+    rated = fields.Bool(load_default=True)
+    cap = fields.Int(load_default=None, allow_none=True, validate=validate.Range(2, MAX_CAP),
+                     metadata={"description": "the most members; null: no cap"})
+    registration_closes_at = fields.AwareDateTime(
+        load_default=None, allow_none=True, validate=lambda when: 2000 <= when.year <= 2999,
+        metadata={"description": "with a time zone; the first round starts then (if the members are enough)"})
+    withdrawal = fields.Str(load_default="forfeit", validate=validate.OneOf(WITHDRAWAL),
+                            metadata={"description": "a withdrawn member's running games: forfeit (the stand-in "
+                                                     "bot plays them, placed last) or replace"})
+    seats_field = "table_size"
+
+
+class WithdrawSchema(Schema):
+    member = fields.Int(validate=ID, metadata={"description": "an organiser withdraws this member; "
+                                                              "left out: you withdraw yourself"})
+
+
+class PairingsSetSchema(Schema):
+    tables = fields.List(fields.List(fields.Int(allow_none=True, validate=ID), validate=validate.Length(1, 10)),
+                         required=True, validate=validate.Length(1, 1000),
+                         metadata={"description": "the next round's tables: member ids in seat order, first "
+                                                  "player first; null: a bot seat"})
+
+
+class NextRoundSchema(Schema):
+    round = fields.Int(metadata={"description": "the next round's number"})
+    tables = fields.List(fields.List(fields.Int(allow_none=True)))
+    overridden = fields.Bool(metadata={"description": "an organiser set these tables"})
+
+
+class BotEntrantSchema(Schema):
+    name = fields.Str(required=True, validate=validate.Length(1, NAME_MAX))
+    bot = fields.Str(required=True, validate=validate.Length(1, 40),
+                     metadata={"description": "one of the game's bots"})
+
+
+class PersonSchema(Schema):
+    email = fields.Str(required=True, validate=validate.Length(1, 254),
+                       metadata={"description": "an address the person signed in with"})
+
+
+class CorrectionCreateSchema(Schema):
+    action = fields.Str(required=True, validate=validate.OneOf(CORRECTION_ACTIONS),
+                        metadata={"description": "correct the places, annul the result, or restore the game's own"})
+    reason = fields.Str(required=True, validate=validate.Length(1, REASON_MAX), metadata={"description": "kept"})
+    places = fields.Dict(keys=fields.Str(validate=validate.Length(1, 30)),
+                         values=fields.Int(validate=validate.Range(1, 10)),
+                         load_default=None, allow_none=True,
+                         metadata={"description": "for correct: every seat's place, by member id (as text) or "
+                                                  "a bot seat's key (bot<table>.<seat>)"})
+
+
+class CorrectionSchema(Schema):
+    table = fields.Int(attribute="table_id")
+    action = fields.Str()
+    places = fields.Dict(allow_none=True)
+    reason = fields.Str()
+    at = fields.DateTime()

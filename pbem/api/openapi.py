@@ -16,7 +16,9 @@ from pbem.schemas import (DeadlineSchema, ErrorSchema, ExtendSchema, GameCreateS
                           PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema, QueueListSchema,
                           QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema, VacationCreateSchema,
                           VacationListSchema, VacationSchema)
-from pbem.schemas import LeagueSchema, PairingsSchema, StandingsSchema
+from pbem.schemas import (BotEntrantSchema, CorrectionCreateSchema, CorrectionSchema, LeagueCreateSchema,
+                          LeagueMemberSchema, LeagueSchema, NextRoundSchema, PairingRoundSchema, PairingsSchema,
+                          PairingsSetSchema, PersonSchema, StandingsSchema, WithdrawSchema)
 
 SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSchema,
            "GameList": GameListSchema, "GameView": GameViewSchema, "History": HistorySchema,
@@ -26,13 +28,22 @@ SCHEMAS = {"Error": ErrorSchema, "Game": GameSchema, "GameCreate": GameCreateSch
            "VacationList": VacationListSchema, "ReplyAddress": ReplyAddressSchema,
            "PressSend": PressSendSchema, "PressMessage": PressMessageSchema, "PressList": PressListSchema,
            "PressMute": PressMuteSchema, "PressReport": PressReportSchema, "PressSwitch": PressSwitchSchema,
-           "League": LeagueSchema, "Standings": StandingsSchema, "Pairings": PairingsSchema}
+           # Nested ones first: apispec would name them itself from the schemas that hold them.
+           "LeagueMember": LeagueMemberSchema, "PairingRound": PairingRoundSchema,
+           "League": LeagueSchema, "Standings": StandingsSchema, "Pairings": PairingsSchema,
+           "LeagueCreate": LeagueCreateSchema, "Withdraw": WithdrawSchema,
+           "NextRound": NextRoundSchema, "PairingsSet": PairingsSetSchema,
+           "BotEntrant": BotEntrantSchema, "Person": PersonSchema, "CorrectionCreate": CorrectionCreateSchema,
+           "Correction": CorrectionSchema}
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
           "description": "the queued turn's number, from 1"}
 MESSAGE_ID = {"name": "message_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 LEAGUE_ID = {"name": "league_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+MEMBER_ID = {"name": "member_id", "in": "path", "required": True, "schema": {"type": "integer"},
+             "description": "a member's id in the league (GET /api/leagues/{league_id})"}
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 VACATION_ID = {"name": "vacation_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
@@ -180,7 +191,17 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/vacations/{vacation_id}", "delete", {
         "summary": "Cancel a vacation (one under way ends now)", "security": BEARER, "parameters": [VACATION_ID],
         "responses": {"200": _json("VacationList", "what is left"), **_errors(401, 404, 409)}}),
-    # Leagues (docs/leagues.md): public, read-only.
+    # Leagues (docs/leagues.md): public to read; members and organisers act with a token.
+    ("/api/leagues", "get", {
+        "summary": "The newest leagues", "responses": {"200": {"description": "the leagues", "content": {
+            "application/json": {"schema": {"type": "object", "properties": {"leagues": {
+                "type": "array", "items": {"type": "object"}}}}}}}}}),
+    ("/api/leagues", "post", {
+        "summary": "Create a league of any registered game; you are its first organiser", "security": BEARER,
+        "description": "Board, edition, options and deadlines are every table's, checked as a new game's "
+                       "(a value the game refuses answers 422 with the game's reason).",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "LeagueCreate"}}},
+        "responses": {"201": _json("League", "the new league"), **_errors(401, 422)}}),
     ("/api/leagues/{league_id}", "get", {
         "summary": "A league: its settings, members and rounds", "parameters": [LEAGUE_ID],
         "responses": {"200": _json("League", "the league"), **_errors(404)}}),
@@ -192,6 +213,53 @@ PATHS: list[tuple[str, str, dict[str, Any]]] = [
     ("/api/leagues/{league_id}/pairings", "get", {
         "summary": "Every round's tables: member ids in seat order (null: a bot seat), games and places",
         "parameters": [LEAGUE_ID], "responses": {"200": _json("Pairings", "the rounds"), **_errors(404)}}),
+    ("/api/leagues/{league_id}/register", "post", {
+        "summary": "Register in the league (seated from the next round that starts)", "security": BEARER,
+        "parameters": [LEAGUE_ID], "responses": {"201": _json("LeagueMember", "you, a member"),
+                                                 **_errors(401, 404, 409)}}),
+    ("/api/leagues/{league_id}/withdraw", "post", {
+        "summary": "Withdraw from the league (an organiser: withdraw a member); the league's withdrawal "
+                   "rule says what becomes of the running games", "security": BEARER, "parameters": [LEAGUE_ID],
+        "requestBody": {"required": False, "content": {"application/json": {"schema": "Withdraw"}}},
+        "responses": {"200": _json("LeagueMember", "withdrawn"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/next-round", "get", {
+        "summary": "Organiser: the next round's tables before it starts (the seating's, or an override)",
+        "security": BEARER, "parameters": [LEAGUE_ID],
+        "responses": {"200": _json("NextRound", "the tables"), **_errors(401, 403, 404, 409)}}),
+    ("/api/leagues/{league_id}/next-round", "put", {
+        "summary": "Organiser: override the next round's tables", "security": BEARER, "parameters": [LEAGUE_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "PairingsSet"}}},
+        "responses": {"200": _json("NextRound", "the tables now"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/next-round", "delete", {
+        "summary": "Organiser: back to the seating's own tables", "security": BEARER, "parameters": [LEAGUE_ID],
+        "responses": {"200": _json("NextRound", "the tables now"), **_errors(401, 403, 404, 409)}}),
+    ("/api/leagues/{league_id}/rounds", "post", {
+        "summary": "Organiser: start the next round (its games are created and started)", "security": BEARER,
+        "parameters": [LEAGUE_ID],
+        "responses": {"201": _json("PairingRound", "the round"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/seasons", "post", {
+        "summary": "Organiser: open the next season after the last round", "security": BEARER,
+        "parameters": [LEAGUE_ID], "responses": {"201": _json("League", "the league"), **_errors(401, 403, 404, 409)}}),
+    ("/api/leagues/{league_id}/bots", "post", {
+        "summary": "Organiser: enter a bot as a member", "security": BEARER, "parameters": [LEAGUE_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "BotEntrant"}}},
+        "responses": {"201": _json("LeagueMember", "the bot entrant"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/members/{member_id}/replace", "post", {
+        "summary": "Organiser: a person replaces a member", "security": BEARER,
+        "parameters": [LEAGUE_ID, MEMBER_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Person"}}},
+        "responses": {"201": _json("LeagueMember", "the replacement, a member"),
+                      **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/tables/{table_id}/correct", "post", {
+        "summary": "Organiser: correct, annul or restore a finished table's result; the reason is kept",
+        "security": BEARER, "parameters": [LEAGUE_ID, TABLE_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "CorrectionCreate"}}},
+        "responses": {"201": _json("Correction", "the change"), **_errors(401, 403, 404, 409, 422)}}),
+    ("/api/leagues/{league_id}/organisers", "post", {
+        "summary": "Organiser: add an organiser (a person who has signed in)", "security": BEARER,
+        "parameters": [LEAGUE_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Person"}}},
+        "responses": {"200": _json("League", "the league"), **_errors(401, 403, 404, 422)}}),
 ]
 
 
@@ -237,6 +305,7 @@ def spec() -> dict[str, Any]:
         document.path(path=path, operations=operations)
     answer = document.to_dict()
     # The games one may create: the registry's, looked up when the document is first served.
-    answer["components"]["schemas"]["GameCreate"]["properties"]["game"].update(
-        enum=list(games()), default=default_game().name)
+    for creating in ("GameCreate", "LeagueCreate"):
+        answer["components"]["schemas"][creating]["properties"]["game"].update(
+            enum=list(games()), default=default_game().name)
     return answer

@@ -14,6 +14,7 @@ from pbem.leagues import scoring
 from pbem.leagues.models import League, LeagueMember, LeagueOrganiser, LeagueRound
 from pbem.models import TITLE_MAX, User, now
 from pbem.services import lobby
+from pbem.services.accounts import normalize_address, owner_of
 from pbem.services.errors import Forbidden, Invalid, NotFound
 from pbem.services.locking import unit_of_work
 from pbem.text import one_line
@@ -105,6 +106,14 @@ def organised(session: Session, league_id: int, user: User | None, action: str) 
     if not is_organiser(league, user):
         raise Forbidden(f"only the league's organisers can {action}")
     return league
+
+
+def person(session: Session, address: Any) -> User:
+    """The person who signed in with `address`: a replacement, an organiser to add."""
+    user = owner_of(session, normalize_address(address if isinstance(address, str) else ""))
+    if user is None:
+        raise Invalid("nobody has signed in with that address yet")
+    return user
 
 
 @unit_of_work

@@ -14,15 +14,18 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from engine import games, get_game
 from pbem.extensions import db
+from pbem.games import presentation
 from pbem.leagues import members as league_members
 from pbem.leagues import results, rounds, scoring
-from pbem.leagues.league import (WITHDRAWAL, NewLeague, active_members, all_leagues, create_league, get_league,
-                                 is_organiser)
+from pbem.leagues.league import (WITHDRAWAL, NewLeague, active_members, add_organiser, all_leagues, create_league,
+                                 get_league, is_organiser, person)
 from pbem.leagues.models import League
 from pbem.models import now
-from pbem.services.accounts import normalize_address, owner_of
+from pbem.services import lobby
 from pbem.services.errors import Invalid, NotFound, ServiceError
+from pbem.services.policy import policy_from
 from pbem.web import back, current_user, form_int, login_required, signed_in
+from pbem.web.game_settings import settings_from_form, settings_offered
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
 
@@ -48,25 +51,44 @@ def index() -> Any:
     return render_template("leagues/index.html", leagues=all_leagues(db.session()))
 
 
-def _new_form() -> dict[str, Any]:
-    return {"games": {name: game.title for name, game in games().items()}, "systems": scoring.SYSTEMS,
-            "withdrawal": WITHDRAWAL}
+OPTION_PREFIX = "option_"  # the game's options and setup choices on the form (a game may have "rounds" too)
+
+
+def _new_form(rules: Any) -> dict[str, Any]:
+    """The new-league form for `rules`' game: the league's own settings and the game's (setup
+    choices, rule options, deadlines) as the new-game form offers them."""
+    return {"rules": rules, "games": {name: game.title for name, game in games().items()},
+            "table_sizes": list(range(rules.min_players, rules.max_players + 1)),
+            "default_size": min(4, rules.max_players), "systems": scoring.SYSTEMS, "withdrawal": WITHDRAWAL,
+            "option_prefix": OPTION_PREFIX, **settings_offered(rules)}
+
+
+def _new_league(form: Any) -> NewLeague:
+    rules = lobby.rules_for(form.get("game") or None)
+    setup, options, deadlines = settings_from_form(form, rules, OPTION_PREFIX)
+    return NewLeague(
+        name=form.get("name", ""), game=rules.name, table_size=form_int(form.get("table_size"), "seats", 4),
+        rounds=form_int(form.get("rounds"), "rounds", 3), round_days=form_int(form.get("round_days"), "days", 28),
+        scoring=form.get("scoring", "rank"), rated=bool(form.get("rated")), cap=form_int(form.get("cap"), "the cap"),
+        registration_closes_at=_date(form.get("closes")), withdrawal=form.get("withdrawal", "forfeit"),
+        setup=setup, options=options, deadlines=deadlines)
 
 
 @bp.route("/new", methods=["GET", "POST"])
 @login_required
 def new() -> Any:
-    if request.method == "GET":
-        return render_template("leagues/new.html", form={}, **_new_form())
+    if request.method == "GET":  # ?game=NAME: the form for that game
+        rules = lobby.rules_for(request.args.get("game") or None)
+        return render_template("leagues/new.html", form={}, **_new_form(rules))
     form = request.form
     try:
-        league = create_league(db.session(), signed_in(), NewLeague(
-            name=form.get("name", ""), game=form.get("game") or None, table_size=form_int(form.get("table_size"), "seats", 4),
-            rounds=form_int(form.get("rounds"), "rounds", 3), round_days=form_int(form.get("round_days"), "days", 28),
-            scoring=form.get("scoring", "rank"), rated=bool(form.get("rated")), cap=form_int(form.get("cap"), "the cap"),
-            registration_closes_at=_date(form.get("closes")), withdrawal=form.get("withdrawal", "forfeit")))
+        league = create_league(db.session(), signed_in(), _new_league(form))
     except Invalid as error:
-        return render_template("leagues/new.html", form=form, error=error.message, **_new_form()), 422
+        try:
+            rules = lobby.rules_for(form.get("game") or None)
+        except Invalid:  # an unknown game: the default one's form, with the reason
+            rules = lobby.rules_for(None)
+        return render_template("leagues/new.html", form=form, error=error.message, **_new_form(rules)), 422
     return back(url_for("leagues.page", league_id=league.id), "League created.")
 
 
@@ -90,7 +112,8 @@ def page(league_id: int) -> Any:
     mine = next((m for m in league.members if me is not None and m.user_id == me.id), None)
     return render_template("leagues/page.html", league=league, organiser=organiser, preview=preview,
                            outcomes=outcomes, names=names, mine=mine, rules=get_game(league.kind),
-                           active=active_members(league))
+                           active=active_members(league), setup_options=presentation(league.kind).setup_options(),
+                           policy=policy_from(league.deadline_policy))
 
 
 @bp.get("/<int:league_id>/standings")
@@ -240,12 +263,17 @@ def add_bot(league_id: int) -> Any:
     return back(_here(league_id), "Bot entered.")
 
 
+@bp.post("/<int:league_id>/organisers")
+@login_required
+def organisers(league_id: int) -> Any:
+    add_organiser(db.session(), league_id, signed_in(), person(db.session(), request.form.get("email", "")))
+    return back(_here(league_id), "Organiser added.")
+
+
 @bp.post("/<int:league_id>/members/<int:member_id>/replace")
 @login_required
 def replace(league_id: int, member_id: int) -> Any:
-    user = owner_of(db.session(), normalize_address(request.form.get("email", "")))
-    if user is None:
-        raise Invalid("nobody has signed in with that address yet")
+    user = person(db.session(), request.form.get("email", ""))
     league_members.replace(db.session(), league_id, member_id, signed_in(), user, now())
     return back(_here(league_id), "Replaced.")
 

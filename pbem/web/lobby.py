@@ -10,15 +10,13 @@ from engine import games
 from engine.core import Game as GameRules
 from pbem import live
 from pbem.extensions import db
-from pbem.games import presentation
 from pbem.reports.safety import read_asset
 from pbem.services import deadlines, lobby
 from pbem.services.errors import Invalid
-from pbem.services.kinds import default_hours
 from pbem.services.press import RULE_TITLES as PRESS_RULE_TITLES
-from pbem.services.policy import DEFAULT_BOTS, POLICY_DEFAULTS, REPLACE_AFTER_RANGE, VACATION_RULES
-from pbem.text import option_value
+from pbem.services.policy import DEFAULT_BOTS
 from pbem.web import back, current_user, form_int, login_required, signed_in
+from pbem.web.game_settings import settings_from_form, settings_offered
 from pbem.web.streams import event_stream
 
 bp = Blueprint("lobby", __name__)
@@ -64,10 +62,6 @@ def live_home() -> Any:
                         lambda game_id: game_id in followed or game_id > newest)
 
 
-CLOCK_FIELDS = (("initial", "Reserve at the start (hours)"), ("increment", "Added per decision (hours)"),
-                ("maximum", "Reserve at most (hours)"), ("per_turn", "Free hours per decision (not from the reserve)"))
-
-
 def _form_defaults(rules: GameRules) -> dict[str, Any]:
     """What the new-game form offers for the game it creates: its player counts, bots, setup
     choices, rule options and kinds of decision (with their default deadlines)."""
@@ -76,10 +70,7 @@ def _form_defaults(rules: GameRules) -> dict[str, Any]:
             "default_players": min(max(3, rules.min_players), rules.max_players),
             "bot_seats": list(range(rules.max_players)), "bots": list(rules.bots),
             "default_bot": DEFAULT_BOTS[0] if DEFAULT_BOTS[0] in rules.bots else rules.bots[0],
-            "setup_options": presentation(rules.name).setup_options(), "options": rules.options,
-            "hours": default_hours(rules.name), "on_missed": lobby.ON_MISSED,
-            "default_bots": DEFAULT_BOTS, "vacation_rules": VACATION_RULES, "replace_after": REPLACE_AFTER_RANGE,
-            "policy_defaults": POLICY_DEFAULTS, "clock_fields": CLOCK_FIELDS, "press_rules": PRESS_RULE_TITLES}
+            "press_rules": PRESS_RULE_TITLES, **settings_offered(rules)}
 
 
 def new_game_from_form(form: Any) -> lobby.NewGame:
@@ -90,27 +81,10 @@ def new_game_from_form(form: Any) -> lobby.NewGame:
     if bot_count >= rules.max_players:
         raise Invalid(f"at most {rules.max_players - 1} bots")
     invites = [a for a in re.split(r"[\s,;]+", form.get("invites", "")) if a]
-    options = {option.name: option_value(option, form[option.name])
-               for option in rules.options if form.get(option.name)}
-    setup = {option.name: form[option.name] for option in defaults["setup_options"] if form.get(option.name)}
-    hours = {kind: form_int(form.get(f"hours_{kind}"), f"hours for {kind}") for kind in defaults["hours"]}
+    setup, options, deadlines = settings_from_form(form, rules)
     return lobby.NewGame(title=form.get("title", ""), game=rules.name, players=players or defaults["default_players"],
                          bots=[form.get("bot_kind") or defaults["default_bot"]] * bot_count, invites=invites,
-                         setup=setup, options=options, press=form.get("press") or "all",
-                         deadlines={"hours": hours, "on_missed": form.get("on_missed", "bot"),
-                                    **_policy_from_form(form)})
-
-
-def _policy_from_form(form: Any) -> dict[str, Any]:
-    """Missed turns, replacement, vacations and the clock (docs/deadlines.md); left out: the defaults."""
-    policy: dict[str, Any] = {key: form[key] for key in ("default", "abandoned", "vacation") if form.get(key)}
-    replace_after = form_int(form.get("replace_after"), "missed deadlines before replacement")
-    if replace_after is not None:
-        policy["replace_after"] = replace_after
-    clock = {key: form_int(form.get(f"clock_{key}"), f"the clock's {key}") for key, _ in CLOCK_FIELDS}
-    if any(value is not None for value in clock.values()):  # all empty: no clock
-        policy["clock"] = {key: value for key, value in clock.items() if key != "per_turn" or value is not None}
-    return policy
+                         setup=setup, options=options, press=form.get("press") or "all", deadlines=deadlines)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

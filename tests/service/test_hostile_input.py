@@ -392,6 +392,18 @@ def api_bases(world: World) -> dict[tuple[str, str], dict[str, Any]]:
         ("post", "/api/games/{game_id}/press/switch"): {"off": True},
         ("post", "/api/vacations"): {"start": str(today + timedelta(days=100)),
                                      "end": str(today + timedelta(days=101))},
+        ("post", "/api/leagues"): {"name": "L", "game": "duel", "table_size": 2, "rounds": 2, "round_days": 7,
+                                   "scoring": "rank", "rated": True, "cap": 10, "withdrawal": "forfeit",
+                                   "registration_closes_at": f"{today + timedelta(days=30)}T12:00:00+00:00",
+                                   "options": {"tie_break": "none"},
+                                   "deadlines": {"hours": {"bid": 24}, "on_missed": "bot"}},
+        ("post", "/api/leagues/{league_id}/withdraw"): {"member": world.ids["member_id"]},
+        ("put", "/api/leagues/{league_id}/next-round"): {"tables": [[world.ids["member_id"], None]]},
+        ("post", "/api/leagues/{league_id}/bots"): {"name": "Bot", "bot": "random"},
+        ("post", "/api/leagues/{league_id}/members/{member_id}/replace"): {"email": "bo@example.com"},
+        ("post", "/api/leagues/{league_id}/tables/{table_id}/correct"): {
+            "action": "annul", "reason": "a slip", "places": {str(world.ids["member_id"]): 1}},
+        ("post", "/api/leagues/{league_id}/organisers"): {"email": "bo@example.com"},
     }
 
 
@@ -529,8 +541,7 @@ def sweep_api(world: World) -> set[str]:
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
             assert (method, path) in bases, f"no valid body for {method} {path}: add one to api_bases"
             base = bases[(method, path)]
-            url = path.replace("{game_id}", str(world.ids["game_id"])).replace(
-                "{message_id}", str(world.ids["message_id"]))
+            url = re.sub(r"\{([^{}]+)\}", lambda m: str(world.ids[m.group(1)]), path)  # OpenAPI's {name}
             endpoint, _ = adapter.match(url, method=method.upper())
             for persona in ("ana", "eve"):
                 for name, label, value in plan(openapi_fields(spec, schema), JSON_VALUES, persona):

@@ -116,3 +116,46 @@ def test_bad_ids_are_not_found(client, session, ana):
     for url in ("/leagues/999999", "/leagues/999999/standings", f"/leagues/{league.id}/members/999999/rating",
                 "/api/leagues/999999", "/api/leagues/999999/pairings", "/leagues/99999999999999999999"):
         assert client.get(url).status_code == 404, url
+
+
+def test_the_new_league_form_sets_the_games_options_and_deadlines(app, client, session, ana):
+    web_sign_in(client, app, "ana@example.com")
+    form = client.get("/leagues/new?game=duel")
+    assert form.status_code == 200 and "New league of" in form.text
+    # The game's options, each value explained, and the deadline fields, as on the new-game form.
+    assert 'name="option_tie_break"' in form.text and 'name="option_rounds"' in form.text and "equal scores share their place" in form.text
+    assert 'name="hours_bid"' in form.text and 'name="clock_initial"' in form.text
+    done = submit(client, "/leagues/new?game=duel", "/leagues/new", name="Options cup", table_size="2",
+                  option_tie_break="none", option_rounds="4", rounds="2", hours_bid="10", hours_pick="", on_missed="wait", vacation="bot")
+    assert "League created." in done.text, done.text[-2000:]
+    league = session.query(League).one()
+    # The game's "rounds" option and the league's rounds in the season are two fields.
+    assert league.options == {"tie_break": "none", "rounds": 4} and league.rounds == 2
+    assert league.deadline_policy["hours"] == {"bid": 10, "pick": None}
+    assert league.deadline_policy["on_missed"] == "wait" and league.deadline_policy["vacation"] == "bot"
+    assert "tie break</a>: none (equal scores share their place)" in done.text
+    assert "bid 10, pick none; missed: wait" in done.text and "on vacation: a bot plays" in done.text
+
+
+def test_a_bad_option_on_the_new_league_form_gives_the_games_reason(app, client, session, ana):
+    web_sign_in(client, app, "ana@example.com")
+    refused = submit(client, "/leagues/new?game=duel", "/leagues/new", follow=False, name="Bad cup",
+                     option_tie_break="coin")
+    assert refused.status_code == 422 and "tie_break must be one of least-spent, none" in refused.text
+    assert 'value="Bad cup"' in refused.text  # the form keeps what was typed
+    clock = submit(client, "/leagues/new?game=duel", "/leagues/new", follow=False, name="Clock cup",
+                   clock_initial="5")
+    assert clock.status_code == 422
+    assert session.query(League).count() == 0
+
+
+def test_an_organiser_adds_an_organiser_from_the_page(app, client, session, ana, bo):
+    league = create_league(session, ana, NewLeague(name="Cup", game="duel", table_size=2, rounds=1, seed="g"))
+    web_sign_in(client, app, "ana@example.com")
+    unknown = submit(client, f"/leagues/{league.id}", "/organisers", follow=False, email="nobody@example.com")
+    assert unknown.status_code == 422
+    done = submit(client, f"/leagues/{league.id}", "/organisers", email="bo@example.com")
+    assert "Organiser added." in done.text and "Organisers: Ana, Bo" in done.text
+    other = app.test_client()
+    web_sign_in(other, app, "bo@example.com")
+    assert "Start round 1" in other.get(f"/leagues/{league.id}").text  # Bo has the tools now
