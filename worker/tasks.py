@@ -85,7 +85,8 @@ def _tick_once() -> dict[str, Any]:
         session = db.session()  # the app's own session, a plain Session as services take
         report: dict[str, Any] = {"at": now.isoformat()}
         try:
-            report["deadlines"] = _plain(deadlines.tick(session, now))
+            budget = float(flask_app.config.get("PBEM_TICK_BUDGET_SECONDS", deadlines.TICK_BUDGET))
+            report["deadlines"] = _plain(deadlines.tick(session, now, budget=budget))
             session.commit()  # whatever the tick left open
         except Exception as error:  # noqa: BLE001 - the sweep below must still run
             session.rollback()

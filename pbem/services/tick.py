@@ -23,9 +23,10 @@ overlap never both act on one deadline.  In order:
    each seat's own deadline).
 5. Daily digests of opponents' moves whose local hour has come (pbem/services/moves_mail.py).
 
-A tick works for at most `budget` seconds (TICK_BUDGET, well inside a task's time limit):
-what it has not reached then it leaves for the next tick and says so (`TickReport.more`; the
-beat task then queues the next tick at once).  Nothing is lost or done twice that way: every
+A tick works for about `budget` seconds at most (TICK_BUDGET, well inside a task's time
+limit; each step takes at least one game or one batch of digests, so every tick gets
+somewhere): what it has not reached then it leaves for the next tick and says so
+(`TickReport.more`; the beat task then queues the next tick at once).  Nothing is lost or done twice that way: every
 game and every digest is decided under its own lock with its conditions checked again.
 """
 from __future__ import annotations
@@ -125,8 +126,8 @@ def tick(session: Session, now: datetime, *, budget: float = TICK_BUDGET) -> Tic
 def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport,
          out_of_time: Callable[[], bool]) -> None:
     def each(game_ids: list[int], step: Callable[[Game], Any]) -> None:
-        for game_id in game_ids:
-            if out_of_time():
+        for index, game_id in enumerate(game_ids):
+            if report.more or (index and out_of_time()):  # after one game: every tick gets somewhere
                 report.more = True
                 return
             _each(session, game_id, report, step)
