@@ -92,7 +92,8 @@ def _template(session: Any) -> None:
 # Columns that hold an id of another copied table, and the table.
 _REFERENCES = {"user_id": "users", "created_by": "users", "paused_by": "users", "game_id": "games"}
 _COPIED = ("users", "email_addresses", "games", "seats", "order_log", "pending_orders", "queued_turns",
-           "game_events")
+           "game_events", "seat_tokens")
+_UNIQUE = {("email_addresses", "address"), ("seat_tokens", "token")}  # each copy its own value
 
 
 def _copy(session: Any) -> None:
@@ -108,8 +109,8 @@ def _copy(session: Any) -> None:
                 values.append(f"id + k * {largest[table]}")
             elif column in _REFERENCES:
                 values.append(f"{column} + k * {largest[_REFERENCES[column]]}")
-            elif table == "email_addresses" and column == "address":
-                values.append("'c' || k || '.' || address")
+            elif (table, column) in _UNIQUE:
+                values.append(f"'c' || k || '.' || {column}")
             else:
                 values.append(column)
         session.execute(text(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(values)} "
