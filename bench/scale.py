@@ -93,7 +93,10 @@ def _template(session: Any) -> None:
 _REFERENCES = {"user_id": "users", "created_by": "users", "paused_by": "users", "game_id": "games"}
 _COPIED = ("users", "email_addresses", "games", "seats", "order_log", "pending_orders", "queued_turns",
            "game_events", "seat_tokens")
-_UNIQUE = {("email_addresses", "address"), ("seat_tokens", "token")}  # each copy its own value
+# Each copy its own value where the template's must be unique: an address, and a reply token
+# (26 characters of lower-case base32, pbem/outbox/tokens.py).
+_UNIQUE = {("email_addresses", "address"): "'c' || k || '.' || address",
+           ("seat_tokens", "token"): "translate(substr(md5(token || k), 1, 26), '0189', 'wxyz')"}
 
 
 def _copy(session: Any) -> None:
@@ -110,7 +113,7 @@ def _copy(session: Any) -> None:
             elif column in _REFERENCES:
                 values.append(f"{column} + k * {largest[_REFERENCES[column]]}")
             elif (table, column) in _UNIQUE:
-                values.append(f"'c' || k || '.' || {column}")
+                values.append(_UNIQUE[table, column])
             else:
                 values.append(column)
         session.execute(text(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(values)} "
