@@ -26,8 +26,9 @@ overlap never both act on one deadline.  In order:
 A tick works for about `budget` seconds at most (TICK_BUDGET, well inside a task's time
 limit; each step takes at least one game or one batch of digests, so every tick gets
 somewhere): what it has not reached then it leaves for the next tick and says so
-(`TickReport.more`; the beat task then queues the next tick at once).  Nothing is lost or done twice that way: every
-game and every digest is decided under its own lock with its conditions checked again.
+(`TickReport.more`; the beat task then queues the next tick at once).  Nothing is lost or
+done twice that way: every game and every digest is decided under its own lock with its
+conditions checked again, whichever tick gets there.
 """
 from __future__ import annotations
 
