@@ -32,7 +32,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(SUITES)
 
 # After a change to the dependencies in pyproject.toml: lock again, keeping every pin that
 # still fits, then install and run the suite.

@@ -92,6 +92,8 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PBEM_TICK_SECONDS": float(os.environ.get("PBEM_TICK_SECONDS", "30")),
         # The tick queues again the advance of a game whose orders waited this long for it.
         "PBEM_STALL_GRACE_SECONDS": float(os.environ.get("PBEM_STALL_GRACE_SECONDS", "60")),
+        # Seconds of work per tick; what is left then the next tick does (queued at once).
+        "PBEM_TICK_BUDGET_SECONDS": float(os.environ.get("PBEM_TICK_BUDGET_SECONDS", "60")),
         # "queue", "inline" or "off"; default below, from PBEM_ADVANCE.
         "PBEM_REPORT_MAIL": os.environ.get("PBEM_REPORT_MAIL") or None,
     }

@@ -86,6 +86,9 @@ class User(db.Model):
     addresses: Mapped[list["EmailAddress"]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="EmailAddress.id")
 
+    # The deadline tick finds whose digest is due per time zone (pbem/services/moves_mail.py).
+    __table_args__ = (Index("ix_users_opponent_moves_time_zone", "opponent_moves", "time_zone"),)
+
     @property
     def primary_address(self) -> str | None:
         for address in self.addresses:
@@ -185,7 +188,7 @@ class Game(db.Model):
     extended_hours: Mapped[int] = mapped_column(default=0, server_default="0")  # this decision
     deadline_delay: Mapped[int] = mapped_column(default=0, server_default="0")  # seconds, this decision
     reminded: Mapped[int | None] = mapped_column()  # smallest "hours before" reminder sent
-    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)  # the tick's paused games
     paused_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     paused_seconds: Mapped[int] = mapped_column(default=0, server_default="0")  # ended pauses, whole game
     # Press (pbem/services/press.py): the rule chosen at creation, "none", "public" (to the
@@ -197,6 +200,9 @@ class Game(db.Model):
                                                order_by="Seat.position")
 
     OPEN, ACTIVE, FINISHED, ABORTED = "open", "active", "finished", "aborted"
+
+    # The deadline tick's running games that have no schedule yet (pbem/services/tick.py).
+    __table_args__ = (Index("ix_games_status_decision_seq", "status", "decision_seq"),)
 
 
 class Seat(db.Model):
@@ -227,7 +233,7 @@ class Seat(db.Model):
     replacement_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # A bot that plays for the person while they are away: stand_in_reason "vacation" or "abandoned".
     stand_in: Mapped[str | None] = mapped_column(String(20))
-    stand_in_reason: Mapped[str | None] = mapped_column(String(12))
+    stand_in_reason: Mapped[str | None] = mapped_column(String(12), index=True)  # the tick's stand-ins
     # The order-log length at which a queued turn failed: the queue waits for the seat's own order.
     queue_held_seq: Mapped[int | None] = mapped_column()
     # The seat's clock, when the game's deadline policy has one (pbem/services/clock.py): the
@@ -237,7 +243,7 @@ class Seat(db.Model):
     reserve_seconds: Mapped[int | None] = mapped_column()
     clock_seq: Mapped[int | None] = mapped_column()
     clock_acted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)  # the tick's reminders
     reminded: Mapped[int | None] = mapped_column()
     # How many events of the seat's view were mailed as opponents' moves (services/moves_mail.py).
     events_reported: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -69,7 +69,15 @@ def _plain(value: Any) -> Any:
 @celery.task(name=TICK_TASK, bind=True)
 def tick(self: Any) -> dict[str, Any]:
     """Every 30 s (beat): what is due by the clock (deadlines, reminders, missed turns, in
-    pbem.services.deadlines) for every game, then games whose queued advance got lost."""
+    pbem.services.deadlines) for every game, then games whose queued advance got lost.  A
+    tick that ran out of its time budget with work left queues the next one at once."""
+    report = _tick_once()
+    if report.get("deadlines", {}).get("more"):  # after the lock is released, so it runs
+        self.apply_async(queue=QUEUE)
+    return report
+
+
+def _tick_once() -> dict[str, Any]:
     with single_flight(flask_app.config, "tick", TICK_LOCK_SECONDS) as mine:
         if not mine:
             return {"skipped": "another tick is running"}
@@ -77,7 +85,8 @@ def tick(self: Any) -> dict[str, Any]:
         session = db.session()  # the app's own session, a plain Session as services take
         report: dict[str, Any] = {"at": now.isoformat()}
         try:
-            report["deadlines"] = _plain(deadlines.tick(session, now))
+            budget = float(flask_app.config.get("PBEM_TICK_BUDGET_SECONDS", deadlines.TICK_BUDGET))
+            report["deadlines"] = _plain(deadlines.tick(session, now, budget=budget))
             session.commit()  # whatever the tick left open
         except Exception as error:  # noqa: BLE001 - the sweep below must still run
             session.rollback()

@@ -14,8 +14,9 @@ from pbem.services.host import (EXTENSION_HOURS_PER_DECISION, EXTENSION_HOURS_PE
                                 PAUSE_LIMIT, extend_deadline, pause_game, resume_game)
 from pbem.services.policy import policy_of
 from pbem.services.takeover import hand_to_bot, take_over, takeover_games
-from pbem.services.tick import OUTAGE_GAP, OUTAGE_GRACE, TickReport, tick
+from pbem.services.tick import OUTAGE_GAP, OUTAGE_GRACE, TICK_BUDGET, TickReport, tick
 
 __all__ = ["DeadlineInfo", "deadline_info", "deadline_json", "EXTENSION_HOURS_PER_DECISION", "EXTENSION_HOURS_PER_GAME",
            "EXTENSIONS_PER_DECISION", "PAUSE_LIMIT", "extend_deadline", "pause_game", "resume_game", "policy_of",
-           "hand_to_bot", "take_over", "takeover_games", "OUTAGE_GAP", "OUTAGE_GRACE", "TickReport", "tick"]
+           "hand_to_bot", "take_over", "takeover_games", "OUTAGE_GAP", "OUTAGE_GRACE", "TICK_BUDGET", "TickReport",
+           "tick"]

@@ -14,12 +14,13 @@ row, under a row lock, so nothing is told twice and nothing is skipped.
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
-from sqlalchemy import or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, and_, false, or_, select, update
+from sqlalchemy.orm import Session, contains_eager, selectinload
 
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
@@ -28,7 +29,7 @@ from pbem.outbox.messages import send_mail
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.services import links
 from pbem.services.links import base_url
-from pbem.services.state import game_state, player_names
+from pbem.services.state import game_states, player_names
 from pbem.timezones import zone
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,9 @@ def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str
 
 # ---- the daily digest (run by the deadline tick) --------------------------------------------
 
+BATCH = 100  # people per transaction: a few statements for all of them, not a dozen each
+
+
 def digest_due(user: User, now: datetime) -> bool:
     """The user wants a digest, today's (local) is not done, and its hour has come."""
     local = now.astimezone(zone(user.time_zone))
@@ -129,63 +133,112 @@ def digest_due(user: User, now: datetime) -> bool:
             and (user.digest_on is None or user.digest_on < local.date()))
 
 
-def send_digests(session: Session, now: datetime) -> list[int]:
-    """Every digest due by `now` (aware UTC): the ids of the users mailed.  Each user in a
-    transaction of their own; a user whose rows another transaction holds waits for the
-    next tick.  Idempotent per user and local day."""
-    # A superset from the database (a local date is at most one day ahead of UTC's), then
-    # the exact test, so only users whose digest is due are locked (and again tested).
-    candidates = [user.id for user in session.scalars(
-        select(User).where(User.opponent_moves == DIGEST,
-                           or_(User.digest_on.is_(None), User.digest_on <= now.date()),
-                           User.id.in_(select(Seat.user_id).join(Game).where(Game.status == Game.ACTIVE)))
-        .order_by(User.id)) if digest_due(user, now)]
+def due_condition(session: Session, now: datetime) -> ColumnElement[bool]:
+    """`digest_due` in SQL: per time zone in use (a few dozen), that zone's local hour and
+    day at `now`, so the database picks the people whose digest is due by itself."""
+    zones = session.scalars(select(User.time_zone).where(User.opponent_moves == DIGEST).distinct())
+    tests = []
+    for name in zones:
+        local = now.astimezone(zone(name))
+        tests.append(and_(User.time_zone == name, User.digest_hour <= local.hour,
+                          or_(User.digest_on.is_(None), User.digest_on < local.date())))
+    return and_(User.opponent_moves == DIGEST, or_(*tests)) if tests else false()
+
+
+def due_users(session: Session, now: datetime) -> list[int]:
+    """The ids of the people whose digest is due by `now` and who sit in a running game."""
+    playing = select(Seat.user_id).join(Game).where(Game.status == Game.ACTIVE, Seat.user_id.is_not(None))
+    return list(session.scalars(select(User.id).where(due_condition(session, now), User.id.in_(playing))
+                                .order_by(User.id)))
+
+
+def send_digests(session: Session, now: datetime,
+                 out_of_time: Callable[[], bool] = lambda: False) -> tuple[list[int], bool]:
+    """Every digest due by `now` (aware UTC), BATCH people per transaction: the ids of the
+    people mailed, and whether some were left for the next tick (`out_of_time` said stop).
+    People whose rows another transaction holds wait for the next tick.  Idempotent per
+    person and local day."""
+    candidates = due_users(session, now)
     session.rollback()
-    mailed = []
-    for user_id in candidates:
+    mailed: list[int] = []
+    for start in range(0, len(candidates), BATCH):
+        if start and out_of_time():  # one batch at least: every tick gets somewhere
+            return mailed, True
+        batch = candidates[start:start + BATCH]
         try:
-            if _digest(session, user_id, now):
-                mailed.append(user_id)
-        except Exception:  # noqa: BLE001 - one user's failure must not stop the others
+            mailed += _digests(session, batch, now)
+        except Exception:  # noqa: BLE001 - one person's failure must not stop the others
+            session.rollback()
+            mailed += _one_by_one(session, batch, now)
+    return mailed, False
+
+
+def _one_by_one(session: Session, user_ids: list[int], now: datetime) -> list[int]:
+    """A batch that failed, again person by person, so only the broken one is left out."""
+    mailed = []
+    for user_id in user_ids:
+        try:
+            mailed += _digests(session, [user_id], now)
+        except Exception:  # noqa: BLE001
             session.rollback()
             log.exception("the digest of user %s failed", user_id)
     return mailed
 
 
-def _lock_user(session: Session, user_id: int) -> User | None:
+def _lock_users(session: Session, user_ids: list[int]) -> list[User]:
+    """These people (with their addresses), each row locked; those someone else holds are left out."""
+    query = select(User).where(User.id.in_(user_ids)).options(selectinload(User.addresses)).order_by(User.id) \
+        .execution_options(populate_existing=True)
     if session.get_bind().dialect.name == "sqlite":  # take the write lock first (locking.py)
-        session.execute(update(User).where(User.id == user_id).values(digest_hour=User.digest_hour))
-        return session.scalar(select(User).where(User.id == user_id).execution_options(populate_existing=True))
-    return session.scalar(select(User).where(User.id == user_id).with_for_update(skip_locked=True)
-                          .execution_options(populate_existing=True))
+        session.execute(update(User).where(User.id.in_(user_ids)).values(digest_hour=User.digest_hour))
+    else:
+        query = query.with_for_update(skip_locked=True, of=User)
+    return list(session.scalars(query))
 
 
-def _digest(session: Session, user_id: int, now: datetime) -> bool:
-    user = _lock_user(session, user_id)
-    if user is None or not digest_due(user, now):
-        session.rollback()
-        return False
-    day = now.astimezone(zone(user.time_zone)).date()
-    seats = list(session.scalars(select(Seat).join(Game).where(Seat.user_id == user.id, Game.status == Game.ACTIVE,
-                                                                Seat.name.is_not(None)).order_by(Game.id)))
-    sections = []
-    for seat in seats:
-        cursor = _locked_cursor(session, seat, skip_locked=True)
-        if cursor is None:  # an advance of that game is telling this seat right now
-            session.rollback()
-            return False
-        news = _news(seat.game, game_state(session, seat.game), seat, cursor)
-        _move_cursor(session, news)
-        if news.lines:
-            sections.append(f"{seat.game.title} (game {seat.game.id}):\n" + "\n".join(news.lines)
-                            + "\n" + _footer(links.game(base_url(), seat.game.id)))
-    address = user.primary_address
-    if sections and address:
-        send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
-                  "What happened in your games since the last news:\n\n" + "\n".join(sections)
-                  + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
-                  f"change it on your profile:\n{links.profile(base_url())}\n",
-                  topic=TOPIC, key=f"digest:{user.id}:{day.isoformat()}")
-    user.digest_on = day
+def _locked_cursors(session: Session, seat_ids: list[int]) -> dict[int, int]:
+    """The cursors of these seats, locked; a seat another transaction holds is left out."""
+    query = select(Seat.id, Seat.events_reported).where(Seat.id.in_(seat_ids))
+    if session.get_bind().dialect.name != "sqlite":
+        query = query.with_for_update(skip_locked=True)
+    return {seat_id: cursor for seat_id, cursor in session.execute(query)}
+
+
+def _digests(session: Session, user_ids: list[int], now: datetime) -> list[int]:
+    """The digests of these people in one transaction: the mails, the seats' cursors and
+    each person's day done, all or nothing.  The ids of the people mailed."""
+    users = [user for user in _lock_users(session, user_ids) if digest_due(user, now)]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in session.scalars(select(Seat).join(Game).options(contains_eager(Seat.game))
+                                .where(Seat.user_id.in_([user.id for user in users]), Game.status == Game.ACTIVE,
+                                       Seat.name.is_not(None)).order_by(Game.id)):
+        seats[seat.user_id or 0].append(seat)
+    cursors = _locked_cursors(session, [seat.id for mine in seats.values() for seat in mine])
+    states = game_states(session, {seat.game_id: seat.game for mine in seats.values() for seat in mine}.values())
+    moved, mailed = [], []
+    with session.no_autoflush:  # the mails go in together at the commit, not one per query
+        for user in users:
+            mine = seats[user.id]
+            if any(seat.id not in cursors for seat in mine):
+                continue  # an advance of one of their games is telling them right now: next tick
+            day = now.astimezone(zone(user.time_zone)).date()
+            sections = []
+            for seat in mine:
+                news = _news(seat.game, states[seat.game_id], seat, cursors[seat.id])
+                moved.append({"id": seat.id, "events_reported": news.end})
+                if news.lines:
+                    sections.append(f"{seat.game.title} (game {seat.game.id}):\n" + "\n".join(news.lines)
+                                    + "\n" + _footer(links.game(base_url(), seat.game.id)))
+            address = user.primary_address
+            if sections and address:
+                send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
+                          "What happened in your games since the last news:\n\n" + "\n".join(sections)
+                          + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
+                          f"change it on your profile:\n{links.profile(base_url())}\n",
+                          topic=TOPIC, key=f"digest:{user.id}:{day.isoformat()}")
+                mailed.append(user.id)
+            user.digest_on = day
+    if moved:
+        session.execute(update(Seat), moved)  # by primary key: one statement for all the seats
     session.commit()
-    return bool(sections and address)
+    return mailed

@@ -22,10 +22,18 @@ overlap never both act on one deadline.  In order:
 4. Reminders, each once per deadline, to the seats that have not acted (under a clock, by
    each seat's own deadline).
 5. Daily digests of opponents' moves whose local hour has come (pbem/services/moves_mail.py).
+
+A tick works for about `budget` seconds at most (TICK_BUDGET, well inside a task's time
+limit; each step takes at least one game or one batch of digests, so every tick gets
+somewhere): what it has not reached then it leaves for the next tick and says so
+(`TickReport.more`; the beat task then queues the next tick at once).  Nothing is lost or
+done twice that way: every game and every digest is decided under its own lock with its
+conditions checked again, whichever tick gets there.
 """
 from __future__ import annotations
 
 import logging
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -52,7 +60,7 @@ from pbem.services.policy import policy_of
 from pbem.services.clock import clock_text
 from pbem.services.schedule import (REMINDER_HOURS, current_kind, due_of, owing, passed_reminder, schedule,
                                     whole_seconds)
-from pbem.services.state import game_state
+from pbem.services.state import cache_key, game_state, remember
 from pbem.services.takeover import offer_seat
 from pbem.services.vacations import sync_stand_ins
 from pbem.timezones import when
@@ -61,6 +69,7 @@ log = logging.getLogger(__name__)
 
 OUTAGE_GAP = timedelta(hours=1)  # a longer gap between ticks is an outage
 OUTAGE_GRACE = timedelta(hours=24)  # deadlines that fell due in an outage move to now + this
+TICK_BUDGET = 60.0  # seconds of work per tick: half a task's soft time limit (pbem/tasks.py)
 
 
 @dataclass
@@ -80,6 +89,7 @@ class TickReport:
     digests: list[int] = field(default_factory=list)  # users sent their daily digest (moves_mail)
     failed: list[int] = field(default_factory=list)  # games a step raised on (kept in tick_failures)
     errors: dict[int, str] = field(default_factory=dict)  # the failed games' errors, for operators
+    more: bool = False  # the budget ran out with work left: the next tick goes on with it
 
     def fail(self, game_id: int, error: BaseException) -> None:
         if game_id not in self.errors:
@@ -92,17 +102,19 @@ def error_text(error: BaseException) -> str:
     return f"{error.__class__.__name__}: {error}"[:ERROR_MAX]
 
 
-def tick(session: Session, now: datetime) -> TickReport:
-    """Everything due by `now` (aware UTC).  Idempotent: a second tick at the same time does
-    nothing; safe when ticks overlap."""
+def tick(session: Session, now: datetime, *, budget: float = TICK_BUDGET) -> TickReport:
+    """Everything due by `now` (aware UTC), or as much of it as `budget` seconds allow
+    (`report.more`: the rest is left for the next tick).  Idempotent: a second tick at the
+    same time does nothing; safe when ticks overlap."""
     if now.tzinfo is None:
         raise ValueError("tick needs an aware time")
     report = TickReport(now)
+    stop_at = time.monotonic() + budget
     gap = _touch(session, now)
     report.gap_seconds = gap.total_seconds() if gap is not None else None
     report.outage = gap is not None and gap > OUTAGE_GAP
     try:
-        _run(session, now, gap, report)
+        _run(session, now, gap, report, lambda: time.monotonic() >= stop_at)
     except Exception as error:
         session.rollback()
         _finish(session, now, error_text(error))
@@ -112,25 +124,32 @@ def tick(session: Session, now: datetime) -> TickReport:
     return report
 
 
-def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport) -> None:
+def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport,
+         out_of_time: Callable[[], bool]) -> None:
+    def each(game_ids: list[int], step: Callable[[Game], Any]) -> None:
+        for index, game_id in enumerate(game_ids):
+            if report.more or (index and out_of_time()):  # after one game: every tick gets somewhere
+                report.more = True
+                return
+            _each(session, game_id, report, step)
+
     sync_stand_ins(session, now, report=report)
-    for game_id in _ids(session, Game.paused_at.is_not(None)):
-        _each(session, game_id, report, lambda game: _auto_resume(session, game, now, report))
-    for game_id in _ids(session, Game.paused_at.is_(None), Game.decision_seq.is_(None)):
-        _each(session, game_id, report, lambda game: _catch_up(session, game, now, report))
+    each(_ids(session, Game.paused_at.is_not(None)), lambda game: _auto_resume(session, game, now, report))
+    each(_ids(session, Game.paused_at.is_(None), Game.decision_seq.is_(None)),
+         lambda game: _catch_up(session, game, now, report))
     due = _ids(session, Game.paused_at.is_(None), Game.deadline_at <= now)
     if report.outage:
         hosts: dict[int, list[tuple[Game, datetime]]] = defaultdict(list)
-        for game_id in due:
-            _each(session, game_id, report, lambda game: _push_back(session, game, now, gap, hosts, report))
+        each(due, lambda game: _push_back(session, game, now, gap, hosts, report))
         _mail_hosts_outage(session, hosts, gap, now)
     else:
-        for game_id in due:
-            _each(session, game_id, report, lambda game: _fire(session, game, now, report))
-    for game_id in _reminders_due(session, now):
-        _each(session, game_id, report, lambda game: _remind(session, game, now, report))
+        each(due, lambda game: _fire(session, game, now, report))
+    each(_reminders_due(session, now), lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
-    report.digests = send_digests(session, now)  # 5. opponents' moves, once a day per person
+    if report.more:
+        return  # the deadlines first: digests wait for a tick that got through them
+    # 5. opponents' moves, once a day per person
+    report.digests, report.more = send_digests(session, now, out_of_time)
 
 
 def _finish(session: Session, now: datetime, error: str | None) -> None:
@@ -149,7 +168,8 @@ def _keep_failures(session: Session, report: TickReport) -> None:
     """Count, per game, the ticks in a row that failed on it; a game this tick got through
     (or did not need) leaves the list.  Health and the operators' page read it."""
     try:
-        session.execute(delete(TickFailure).where(TickFailure.game_id.not_in(report.failed)))
+        if not report.more:  # a tick cut short did not get to every game: their counts stand
+            session.execute(delete(TickFailure).where(TickFailure.game_id.not_in(report.failed)))
         for game_id in report.failed:
             row = session.get(TickFailure, game_id)
             if row is None:
@@ -351,7 +371,9 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       topic="missed")
     bump_version(session, game)
+    key = cache_key(session, game)
     session.commit()
+    remember(key, state)  # pending orders are no part of the state: advance needs no replay
     if play_default or offered:
         try:
             advance(session, game.id, settle=False, at=now)

@@ -117,7 +117,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
            "PBEM_BASE_URL": BASE_URL, "REDIS_URL": redis_url, "PBEM_QUEUE_PREFIX": prefix,
            "PBEM_QUEUE_DIR": config["PBEM_QUEUE_DIR"], "PBEM_RATELIMIT": "0", "PYTHONUNBUFFERED": "1"}
     for name in ("PBEM_TEST_ADVANCE_PAUSE", "PBEM_TEST_ADVANCE_MARKER", "PBEM_VISIBILITY_TIMEOUT",
-                 "PBEM_TICK_SECONDS", "PBEM_STALL_GRACE_SECONDS", "PBEM_ADVANCE"):
+                 "PBEM_TICK_SECONDS", "PBEM_STALL_GRACE_SECONDS", "PBEM_TICK_BUDGET_SECONDS", "PBEM_ADVANCE"):
         env.pop(name, None)
     app = create_app(config)
     with app.app_context():

@@ -99,3 +99,19 @@ def logged(session, game_id: int) -> list[str]:
     lines = list(session.scalars(select(OrderLogEntry.text).where(OrderLogEntry.game_id == game_id)))
     session.rollback()
     return lines
+
+
+def test_a_tick_out_of_time_queues_the_next_which_goes_on_once(session, workers, make_user, stack):
+    """No time budget at all (PBEM_TICK_BUDGET_SECONDS=0): each run of the task takes one due
+    game and queues the next run itself (no beat here), until every game is done, each once."""
+    ids = due_games(session, make_user, 3)
+    workers.start(concurrency=1, PBEM_TICK_BUDGET_SECONDS="0")
+    report = producer(stack.app).send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=120)
+    assert report["deadlines"]["more"] is True and len(report["deadlines"]["defaulted"]) == 1
+    wait_until(lambda: defaulted(session, ids) == set(ids), 60, "the queued ticks to default the other games")
+    wait_until(lambda: queue_idle(stack.redis, stack.prefix), 30, "the queue to drain")
+    ticks = set(session.scalars(select(GameEvent.at).where(GameEvent.game_id.in_(ids), GameEvent.type == "default")))
+    assert len(ticks) == 3  # three runs of the task, one game each
+    missed = session.scalars(select(Seat.missed_total).where(Seat.game_id.in_(ids), Seat.user_id.is_not(None)))
+    assert sorted(missed) == [1] * 3  # each person charged once
+    session.rollback()
