@@ -3,7 +3,7 @@ running games without a schedule, vacation stand-ins, seats' own deadlines under
 the time zones of the people who read a daily digest.  Indexes only: no row changes.
 
 Revision ID: 0017
-Revises: 0014
+Revises: 0016
 Create Date: 2026-12-02
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = '0017'
-down_revision = '0014'
+down_revision = '0016'
 branch_labels = None
 depends_on = None
 
