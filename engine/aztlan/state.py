@@ -27,6 +27,30 @@ from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionE
 CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
 PUBLIC = -1  # audience of an event every seat and spectator sees
 _KIND_OF_PHASE = {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}
+# The data of each kind of event, in the order an event"s tuple holds them after its kind
+# and age (see _event).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "age": ("control",),
+    "chosen": ("seat",),
+    "my-card": ("seat", "card"),
+    "turn-order": ("order",),
+    "turn": ("seat", "place", "eagle", "move"),
+    "reveal": ("cards",),
+    "conflicts": ("territories",),
+    "battle": ("seat", "territory"),
+    "my-answer": ("territory", "sacred"),
+    "battle-result": ("territory", "seat", "removed", "sacred_games"),
+    "draw": ("seat",),
+    "my-draw": ("seat", "card"),
+    "my-scoring": ("order",),
+    "scores": ("scores",),
+    "game-over": ("scores", "bonuses", "ranking", "winner", "tiebreak"),
+    "tlatoani": ("seat", "territory"),
+    "coexist": ("seat", "territory"),
+    "tie": ("territory", "seats", "removed"),
+    "reshuffle": ("cards",),
+    "deck-empty": ("seat",),
+}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
 NO_CARDS = Score()  # a scoring turn that plays no card
 
@@ -137,11 +161,12 @@ class AztlanState:
         self.scoring_orders: dict[int, Score] = {}
         self.age_scores: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
-        # Each event as readers see it ({"type", "age", **data}) and, alongside, who may see
-        # it. A dict of plain values is not tracked by the garbage collector (a tuple holding
-        # a dict always is), so a long game's history costs collections next to nothing.
-        self.events: list[dict[str, Any]] = []
+        # Each event, compact (see _event), and, alongside, who may see it.  A tuple of plain
+        # values is soon untracked by the garbage collector, so a long game's history costs
+        # collections next to nothing.
+        self.events: list[tuple[Any, ...]] = []
         self.audiences: list[int] = []
+        self.event_dicts: list[dict[str, Any]] = []  # the first events as readers see them
         # The applied orders and, alongside, the seat of each (text made on demand): kept
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
         self.applied: list[Order] = []
@@ -200,7 +225,7 @@ class AztlanState:
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "audiences", "applied", "applied_by",
+                     "scoring_due", "age_scores", "events", "audiences", "event_dicts", "applied", "applied_by",
                      "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
@@ -323,7 +348,7 @@ class AztlanState:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
-        trial.events, trial.audiences, trial.applied, trial.applied_by = [], [], [], []
+        trial.events, trial.audiences, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], [], []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):
@@ -405,8 +430,10 @@ class AztlanState:
         territory = self.board.territories[t]
         return f"{territory.id} ({territory.name})"
 
-    def _event(self, audience: int, event: dict[str, Any]) -> None:
-        """Record an event ({"type", "age", **data}) and who may see it."""
+    def _event(self, audience: int, event: tuple[Any, ...]) -> None:
+        """Record an event, (kind, age, *data) with the data named by EVENT_FIELDS, and who
+        may see it.  A tuple costs a fraction of the dict readers see, which is made only when
+        someone reads the events (events_for)."""
         self.events.append(event)
         self.audiences.append(audience)
 
@@ -426,8 +453,8 @@ class AztlanState:
             self.to_place[p] = take + topup
         self.chosen = [None] * self.n
         self.phase = CHOOSING
-        self._event(PUBLIC, {"type": "age", "age": self.age, "control": [self.peoples[p] for p in self.control]
-                    if self.two_player else None})
+        self._event(PUBLIC, ("age", self.age, [self.peoples[p] for p in self.control]
+                    if self.two_player else None))
 
     def _choose(self, s: int, order: ChooseCard) -> None:
         if order.number not in self.power_left[s]:
@@ -435,8 +462,8 @@ class AztlanState:
             raise IllegalOrderError(f"you have no power card {order.number}; in your hand: {left}")
         self.chosen[s] = order.number
         seat = self.seats[s]
-        self._event(PUBLIC, {"type": "chosen", "age": self.age, "seat": seat})
-        self._event(s, {"type": "my-card", "age": self.age, "seat": seat, "card": order.number})
+        self._event(PUBLIC, ("chosen", self.age, seat))
+        self._event(s, ("my-card", self.age, seat, order.number))
         if None not in self.chosen:
             self._start_development()
 
@@ -451,7 +478,7 @@ class AztlanState:
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
-        self._event(PUBLIC, {"type": "turn-order", "age": self.age, "order": [self.seats[s] for s in self.order]})
+        self._event(PUBLIC, ("turn-order", self.age, [self.seats[s] for s in self.order]))
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -522,8 +549,8 @@ class AztlanState:
             if not row[people]:
                 occupied &= ~(1 << start)
         self.occupied_mask[people] = occupied
-        self._event(PUBLIC, {"type": "turn", "age": self.age, "seat": self.seats[s], "place": order.place,
-                             "eagle": order.eagle, "move": list(move) if move else None})
+        self._event(PUBLIC, ("turn", self.age, self.seats[s], order.place, order.eagle,
+                             list(move) if move else None))
         self._next_turn()
 
     def _play(self, s: int, card: str) -> None:
@@ -536,7 +563,7 @@ class AztlanState:
         for s in range(self.n):
             self.power_left[s].remove(self.chosen[s])
             self.played[s].append(self.chosen[s])
-        self._event(PUBLIC, {"type": "reveal", "age": self.age, "cards": {self.seats[s]: self.chosen[s] for s in range(self.n)}})
+        self._event(PUBLIC, ("reveal", self.age, {self.seats[s]: self.chosen[s] for s in range(self.n)}))
         self._start_conflicts()
 
     def _seat_of(self, people: int) -> int:
@@ -581,7 +608,7 @@ class AztlanState:
                 conflicts[t] = Conflict(t, powers, None, leaders)
                 shown.append({"territory": ids[t], "powers": named, "winner": None,
                               "tied": [seats[s] for s in leaders]})
-        self._event(PUBLIC, {"type": "conflicts", "age": self.age, "territories": shown})
+        self._event(PUBLIC, ("conflicts", self.age, shown))
         self.conflict_pos = 0
         self.reaction = None
         self._continue_conflicts()
@@ -646,17 +673,17 @@ class AztlanState:
                 raise IllegalOrderError("you hold no Great Tlatoani card")
             self._play(s, TLATOANI)
             conflict.winner, conflict.leaders = s, []
-            self._event(PUBLIC, {"type": "tlatoani", "age": self.age, "seat": self.seats[s], "territory": order.territory})
+            self._event(PUBLIC, ("tlatoani", self.age, self.seats[s], order.territory))
         if order.choice == "coexist":
             conflict.resolved = True
-            self._event(PUBLIC, {"type": "coexist", "age": self.age, "seat": self.seats[s], "territory": order.territory})
+            self._event(PUBLIC, ("coexist", self.age, self.seats[s], order.territory))
             self._draw(s)
         else:
             self._declare_battle(s, t)
         self._continue_conflicts()
 
     def _declare_battle(self, s: int, t: int) -> None:
-        self._event(PUBLIC, {"type": "battle", "age": self.age, "seat": self.seats[s], "territory": self.board.ids[t]})
+        self._event(PUBLIC, ("battle", self.age, self.seats[s], self.board.ids[t]))
         mine = self.control[s]
         defeated = [self._seat_of(p) for p, count in enumerate(self.pawns[t]) if count and p != mine]
         # Every defeated seat holding any card is asked, so no answer shows which card it holds.
@@ -674,7 +701,7 @@ class AztlanState:
         if order.sacred and SACRED_GAMES not in self.hands[s]:
             raise IllegalOrderError("you hold no Sacred Games card")
         reaction.answers[s] = order.sacred
-        self._event(s, {"type": "my-answer", "age": self.age, "territory": order.territory, "sacred": order.sacred})
+        self._event(s, ("my-answer", self.age, order.territory, order.sacred))
         if len(reaction.answers) == len(reaction.asked):
             self.reaction = None
             sacred = [d for d in reaction.asked if reaction.answers[d]]
@@ -688,7 +715,8 @@ class AztlanState:
         keep = {self.control[winner], *(self.control[d] for d in sacred)}
         removed = self._remove_except(t, keep)
         self.conflicts[t].resolved = True
-        self._event(PUBLIC, {"type": "battle-result", "age": self.age, "territory": self.board.territories[t].id, "seat": self.seats[winner], "removed": removed, "sacred_games": [self.seats[d] for d in sacred]})
+        self._event(PUBLIC, ("battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
+                             [self.seats[d] for d in sacred]))
         if sacred:
             self._draw(winner)
 
@@ -716,7 +744,8 @@ class AztlanState:
             # is rewarded; a weaker player beside them is removed."
             removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
             conflict.resolved = True
-            self._event(PUBLIC, {"type": "tie", "age": self.age, "territory": self.board.territories[t].id, "seats": [self.seats[leader] for leader in conflict.leaders], "removed": removed})
+            self._event(PUBLIC, ("tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
+                                 removed))
 
     def _draw(self, s: int) -> None:
         if not self.deck and self.discard and self.options.deck_exhausted == "reshuffle":
@@ -724,16 +753,16 @@ class AztlanState:
             self.deck = self.discard
             self.discard = []
             random.Random(f"{self.setup.seed}:reshuffle:{self.reshuffles}").shuffle(self.deck)
-            self._event(PUBLIC, {"type": "reshuffle", "age": self.age, "cards": len(self.deck)})
+            self._event(PUBLIC, ("reshuffle", self.age, len(self.deck)))
         if not self.deck:
-            self._event(PUBLIC, {"type": "deck-empty", "age": self.age, "seat": self.seats[s]})
+            self._event(PUBLIC, ("deck-empty", self.age, self.seats[s]))
             return
         card = self.deck.pop()
         if self.hidden:
             card = HIDDEN_CARD
         self.hands[s].append(card)
-        self._event(PUBLIC, {"type": "draw", "age": self.age, "seat": self.seats[s]})
-        self._event(s, {"type": "my-draw", "age": self.age, "seat": self.seats[s], "card": card})
+        self._event(PUBLIC, ("draw", self.age, self.seats[s]))
+        self._event(s, ("my-draw", self.age, self.seats[s], card))
 
     # ---- scoring -------------------------------------------------------------------------
 
@@ -788,7 +817,7 @@ class AztlanState:
                 raise IllegalOrderError(f"Rafts and Canoes: {self.name(a)} and {self.name(b)} must be two of "
                                         "your territories on the same lake's shore, not already adjacent")
         self.scoring_orders[s] = order
-        self._event(s, {"type": "my-scoring", "age": self.age, "order": to_text(order)})
+        self._event(s, ("my-scoring", self.age, to_text(order)))
         if len(self.scoring_orders) == len(self.scoring_due):
             self._score_age()
 
@@ -850,7 +879,7 @@ class AztlanState:
             breakdown[self.seats[s]] = result
         self.age_scores.append(breakdown)
         self.completed.append(Milestone(self.age, SCORING, scored=True))
-        self._event(PUBLIC, {"type": "scores", "age": self.age, "scores": breakdown})
+        self._event(PUBLIC, ("scores", self.age, breakdown))
         if self.age == AGES:
             self._finish()
             return
@@ -882,12 +911,21 @@ class AztlanState:
                       "ranking": [self.seats[s] for s in ranking],
                       "winner": self.seats[ranking[0]],
                       "tiebreak": self.options.final_tiebreak}
-        self._event(PUBLIC, {"type": "game-over", "age": self.age, **self.final})
+        self._event(PUBLIC, ("game-over", self.age, *(self.final[name] for name in EVENT_FIELDS["game-over"])))
 
     def events_for(self, reader: int | None) -> list[dict[str, Any]]:
         """The events `reader` may see (public ones and its own), oldest first."""
-        return [dict(event) for event, audience in zip(self.events, self.audiences)
+        return [dict(event) for event, audience in zip(self._event_dicts(), self.audiences)
                 if audience == PUBLIC or audience == reader]
+
+    def _event_dicts(self) -> list[dict[str, Any]]:
+        """Every event as readers see it, {"type", "age", **data}: each made once, when first read."""
+        made = self.event_dicts
+        for kind, age, *data in self.events[len(made):]:
+            event = {"type": kind, "age": age}
+            event.update(zip(EVENT_FIELDS[kind], data))
+            made.append(event)
+        return made
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator); see views.py."""
