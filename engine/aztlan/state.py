@@ -166,7 +166,7 @@ class AztlanState:
         # collections next to nothing.
         self.events: list[tuple[Any, ...]] = []
         self.audiences: list[int] = []
-        self.event_dicts: list[dict[str, Any]] = []  # the first events as readers see them
+        self.event_dicts: list[dict[str, Any]] = []  # the first events as readers see them (replaced, never changed)
         # The applied orders and, alongside, the seat of each (text made on demand): kept
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
         self.applied: list[Order] = []
@@ -225,7 +225,7 @@ class AztlanState:
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "audiences", "event_dicts", "applied", "applied_by",
+                     "scoring_due", "age_scores", "events", "audiences", "applied", "applied_by",
                      "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
@@ -919,12 +919,17 @@ class AztlanState:
                 if audience == PUBLIC or audience == reader]
 
     def _event_dicts(self) -> list[dict[str, Any]]:
-        """Every event as readers see it, {"type", "age", **data}: each made once, when first read."""
+        """Every event as readers see it, {"type", "age", **data}: each made once, when first read.
+        A new list replaces the old, never one changed in place: threads share cached states
+        and read them at the same time."""
         made = self.event_dicts
-        for kind, age, *data in self.events[len(made):]:
-            event = {"type": kind, "age": age}
-            event.update(zip(EVENT_FIELDS[kind], data))
-            made.append(event)
+        if len(made) < len(self.events):
+            more = []
+            for kind, age, *data in self.events[len(made):]:
+                event = {"type": kind, "age": age}
+                event.update(zip(EVENT_FIELDS[kind], data))
+                more.append(event)
+            self.event_dicts = made = made + more
         return made
 
     def view(self, seat: str | None) -> dict[str, Any]:
