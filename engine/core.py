@@ -352,12 +352,13 @@ def forced_order(game: Game, state: State, seat: str) -> str | None:
 
 def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:
     """Let bots (one per seat, by seat index) play until the game ends."""
+    waiting, apply, seats = state.waiting, state.apply, state.seats  # looked up once: this loop is the bench's
     for _ in range(limit):
-        waiting = state.waiting()
-        if not waiting:
+        asked = waiting()
+        if not asked:
             return state
-        s = waiting[0]
-        state.apply(state.seats[s], bots[s].order(state, s))
+        s = asked[0]
+        apply(seats[s], bots[s].order(state, s))
     raise RuntimeError("the game did not end")
 
 

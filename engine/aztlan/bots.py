@@ -33,50 +33,56 @@ class RandomBot:
 
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(f"{seed}:random-bot")
+        # What rng.choice and rng.randrange(n) draw with: the same numbers without their checks
+        # (a count of 0 would never return, so every caller draws from a non-empty range).
+        self.below = self.rng._randbelow
 
     def order(self, state: AztlanState, s: int) -> Order:
-        rng = self.rng
-        ids = state.board.territories
-        if state.phase == CHOOSING:
-            return ChooseCard(rng.choice(state.power_left[s]))
-        if state.phase == DEVELOPMENT:
+        rng, below = self.rng, self.below
+        phase = state.phase
+        if phase == DEVELOPMENT:
             return self._turn(state, s)
-        if state.phase == CONFLICT:
+        if phase == CHOOSING:
+            return ChooseCard(rng.choice(state.power_left[s]))
+        ids = state.board.ids
+        if phase == CONFLICT:
             if state.reaction:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
-                return React(ids[state.reaction.territory].id, sacred)
+                return React(ids[state.reaction.territory], sacred)
             won, tied = state.open_items(s)
             t = rng.choice(won + tied)
-            is_tie = t in tied  # a seat never both wins and ties one territory
-            if is_tie and not (TLATOANI in state.hands[s] and rng.random() < 0.5):
-                return LetTieStand(ids[t].id)
-            return Resolve(ids[t].id, rng.choice(("battle", "coexist")), tlatoani=is_tie)
-        if state.phase == SCORING:
+            if t in tied:  # a seat never both wins and ties one territory
+                if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
+                    return LetTieStand(ids[t])
+                return Resolve(ids[t], ("battle", "coexist")[below(2)], tlatoani=True)
+            return Resolve(ids[t], ("battle", "coexist")[below(2)])
+        if phase == SCORING:
             return self._score(state, s)
         raise ValueError("the game is over")
 
     def _turn(self, state: AztlanState, s: int) -> Turn:
-        rng = self.rng
+        rng, below = self.rng, self.below
         board = state.board
         count = state.masks.count
         people = state.control[s]
-        place = rng.randrange(count)
+        place = below(count)
         eagle = None
         if EAGLE_JAGUAR in state.hands[s] and state._eagle_source(people) and rng.random() < 0.5:
             if state.options.eagle_placement == "anywhere":
-                eagle = rng.randrange(count)
+                eagle = below(count)
             else:
                 eagle = rng.choice(scoring.bits(state.placed_mask[people] | 1 << place))
+        ids = board.ids
         move = None
         if rng.random() < 0.5:
-            extra = [place] + ([eagle] if eagle is not None else [])
-            mine = [*scoring.bits(state.occupied_mask[people]), *extra]
-            start = rng.choice(mine)
+            # A pawn of the seat's to move: one already there, or the one just placed (or the eagle).
+            mine = scoring.bits(state.occupied_mask[people])
+            pick = below(len(mine) + (1 if eagle is None else 2))
+            start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
             near = board.adjacent[start]
             if near:
-                move = (board.territories[start].id, board.territories[rng.choice(near)].id)
-        return Turn(board.territories[place].id,
-                    board.territories[eagle].id if eagle is not None else None, move)
+                move = (ids[start], ids[near[below(len(near))]])
+        return Turn(ids[place], ids[eagle] if eagle is not None else None, move)
 
     def _score(self, state: AztlanState, s: int) -> Score:
         rng = self.rng
@@ -90,7 +96,7 @@ class RandomBot:
             pairs = state.rafts_pairs(s)
             if pairs:
                 a, b = rng.choice(pairs)
-                rafts = ((state.board.territories[a].id, state.board.territories[b].id),)
+                rafts = ((state.board.ids[a], state.board.ids[b]),)
         return Score(wild, blessings, rafts)
 
 
@@ -132,7 +138,7 @@ class HeuristicBot:
         found = scoring.domains(mine, state.masks.adjacent)
         if kind is None:
             kind = scoring.best_wild_type(found, state.masks.type_masks)
-        return scoring.score_domains(found, state.masks.type_masks[kind])[0]
+        return scoring.total_score(found, state.masks.type_masks[kind])
 
     def _turn(self, state: AztlanState, s: int) -> Turn:
         people = state.control[s]

@@ -7,7 +7,6 @@ multiplied by itself; a domain without a matching territory scores nothing."
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from engine.aztlan.board import TERRAIN_TYPES
@@ -36,39 +35,48 @@ def domain_value(size: int, matching: int) -> int:
     return size + matching * matching if matching else 0
 
 
-@dataclass(slots=True)  # not frozen: built often, and a frozen init is several times slower
-class DomainScore:
-    territories: tuple[int, ...]  # indices
-    matching: int
-    points: int
-
-
-def score_domains(found: list[int], type_mask: int) -> tuple[int, list[DomainScore]]:
-    scores = []
+def total_score(found: list[int], type_mask: int) -> int:
+    """The points of the domains with this type, in all."""
     total = 0
     for domain in found:
         matching = (domain & type_mask).bit_count()
-        points = domain_value(domain.bit_count(), matching)
-        total += points
-        scores.append(DomainScore(bits(domain), matching, points))
-    return total, scores
+        if matching:
+            total += domain.bit_count() + matching * matching  # domain_value, inline: the bots call this often
+    return total
 
 
 def best_wild_type(found: list[int], type_masks: dict[str, int]) -> str:
     """The type that scores most for the wild card; ties go to the first in TERRAIN_TYPES."""
     best, best_points = TERRAIN_TYPES[0], -1
     for kind in TERRAIN_TYPES:
-        mask = type_masks[kind]
-        points = sum(domain_value(d.bit_count(), (d & mask).bit_count()) for d in found)
+        points = total_score(found, type_masks[kind])
         if points > best_points:
             best, best_points = kind, points
     return best
 
 
+# The set bits of each byte value, one table per byte position: bits() reads a mask a byte
+# at a time, several times faster than a bit at a time.  Tables are built as masks grow.
+_BYTE_BITS: list[tuple[tuple[int, ...], ...]] = []
+
+
+def _byte_table(k: int) -> tuple[tuple[int, ...], ...]:
+    while len(_BYTE_BITS) <= k:
+        base = 8 * len(_BYTE_BITS)
+        _BYTE_BITS.append(tuple(tuple(base + i for i in range(8) if value >> i & 1) for value in range(256)))
+    return _BYTE_BITS[k]
+
+
+
 def bits(mask: int) -> tuple[int, ...]:
-    out = []
+    """The indices of the set bits of a mask, lowest first."""
+    out: tuple[int, ...] = ()
+    tables = _BYTE_BITS
+    k = 0
     while mask:
-        bit = mask & -mask
-        out.append(bit.bit_length() - 1)
-        mask ^= bit
-    return tuple(out)
+        low = mask & 255
+        if low:
+            out += (tables[k] if k < len(tables) else _byte_table(k))[low]
+        mask >>= 8
+        k += 1
+    return out

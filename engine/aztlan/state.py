@@ -27,6 +27,30 @@ from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionE
 CHOOSING, DEVELOPMENT, CONFLICT, SCORING, OVER = "choosing", "development", "conflict", "scoring", "over"
 PUBLIC = -1  # audience of an event every seat and spectator sees
 _KIND_OF_PHASE = {CHOOSING: "power", DEVELOPMENT: "turn", SCORING: "scoring"}
+# The data of each kind of event, in the order an event"s tuple holds them after its kind
+# and age (see _event).
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "age": ("control",),
+    "chosen": ("seat",),
+    "my-card": ("seat", "card"),
+    "turn-order": ("order",),
+    "turn": ("seat", "place", "eagle", "move"),
+    "reveal": ("cards",),
+    "conflicts": ("territories",),
+    "battle": ("seat", "territory"),
+    "my-answer": ("territory", "sacred"),
+    "battle-result": ("territory", "seat", "removed", "sacred_games"),
+    "draw": ("seat",),
+    "my-draw": ("seat", "card"),
+    "my-scoring": ("order",),
+    "scores": ("scores",),
+    "game-over": ("scores", "bonuses", "ranking", "winner", "tiebreak"),
+    "tlatoani": ("seat", "territory"),
+    "coexist": ("seat", "territory"),
+    "tie": ("territory", "seats", "removed"),
+    "reshuffle": ("cards",),
+    "deck-empty": ("seat",),
+}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
 NO_CARDS = Score()  # a scoring turn that plays no card
 
@@ -56,7 +80,7 @@ class BoardMasks:
         self.shore_masks = tuple(sum(1 << i for i in shores) for shores in board.lake_shores)
 
 
-@dataclass
+@dataclass(slots=True)
 class Conflict:
     """One disputed territory this age."""
 
@@ -67,8 +91,12 @@ class Conflict:
     passed: set[int] = field(default_factory=set)
     resolved: bool = False
 
+    def copy(self) -> "Conflict":
+        return Conflict(self.territory, dict(self.powers), self.winner, list(self.leaders), set(self.passed),
+                        self.resolved)
 
-@dataclass
+
+@dataclass(slots=True)
 class PendingReaction:
     """A declared battle waiting for the defeated seats that hold cards to answer."""
 
@@ -76,6 +104,9 @@ class PendingReaction:
     winner: int
     asked: list[int]
     answers: dict[int, bool] = field(default_factory=dict)
+
+    def copy(self) -> "PendingReaction":
+        return PendingReaction(self.territory, self.winner, list(self.asked), dict(self.answers))
 
 
 class AztlanState:
@@ -130,11 +161,12 @@ class AztlanState:
         self.scoring_orders: dict[int, Score] = {}
         self.age_scores: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
-        # Each event as readers see it ({"type", "age", **data}) and, alongside, who may see
-        # it. A dict of plain values is not tracked by the garbage collector (a tuple holding
-        # a dict always is), so a long game's history costs collections next to nothing.
-        self.events: list[dict[str, Any]] = []
+        # Each event, compact (see _event), and, alongside, who may see it.  A tuple of plain
+        # values is soon untracked by the garbage collector, so a long game's history costs
+        # collections next to nothing.
+        self.events: list[tuple[Any, ...]] = []
         self.audiences: list[int] = []
+        self.event_dicts: list[dict[str, Any]] = []  # the first events as readers see them (replaced, never changed)
         # The applied orders and, alongside, the seat of each (text made on demand): kept
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
         self.applied: list[Order] = []
@@ -200,23 +232,24 @@ class AztlanState:
         other.played = [list(cards) for cards in self.played]
         other.hands = [list(hand) for hand in self.hands]
         other.pawns = [list(row) for row in self.pawns]
-        other.conflicts = copy.deepcopy(self.conflicts)
+        other.conflicts = {t: conflict.copy() for t, conflict in self.conflicts.items()}
         other.stakes = [list(items) for items in self.stakes]
-        other.reaction = copy.deepcopy(self.reaction)
+        other.reaction = self.reaction.copy() if self.reaction else None
         other.scoring_orders = dict(self.scoring_orders)
         return other
 
     def waiting(self) -> list[int]:
         """The seats that owe a decision now (fast; no options)."""
-        if self.phase == CHOOSING:
-            return [s for s in range(self.n) if self.chosen[s] is None]
-        if self.phase == DEVELOPMENT:
+        phase = self.phase
+        if phase == DEVELOPMENT:
             return [self.order[self.dev_seat]]
-        if self.phase == CONFLICT:
+        if phase == CHOOSING:
+            return [s for s, card in enumerate(self.chosen) if card is None]
+        if phase == CONFLICT:
             if self.reaction:
                 return [s for s in self.reaction.asked if s not in self.reaction.answers]
             return [self.order[self.conflict_pos]]
-        if self.phase == SCORING:
+        if phase == SCORING:
             return [s for s in self.scoring_due if s not in self.scoring_orders]
         return []
 
@@ -315,7 +348,7 @@ class AztlanState:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
-        trial.events, trial.audiences, trial.applied, trial.applied_by = [], [], [], []
+        trial.events, trial.audiences, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], [], []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):
@@ -332,13 +365,26 @@ class AztlanState:
 
     def apply(self, seat: str, order: Order) -> None:
         """Validate one order and carry it out; nothing changes if it is illegal."""
-        s = self.seat_index(seat)
-        if not self.is_waiting(s):
+        s = self.seat_of.get(seat)
+        if s is None:
+            s = self.seat_index(seat)  # raises
+        phase = self.phase
+        # The two commonest cases inline (every development turn and power card).
+        if phase == DEVELOPMENT:
+            waiting = self.order[self.dev_seat] == s
+        elif phase == CHOOSING:
+            waiting = self.chosen[s] is None
+        else:
+            waiting = s in self.waiting()
+        if not waiting:
             raise NotYourDecisionError(self._not_asked(s))
         handler, kind = self._HANDLERS.get(type(order), (None, None))
         if handler is None:
             raise IllegalOrderError(f"not an Aztlán order: {order!r}")
-        owed = self.owed_kind()
+        if phase == CONFLICT:
+            owed = "reaction" if self.reaction else "conflict"
+        else:
+            owed = _KIND_OF_PHASE.get(phase, "")
         if kind != owed:
             raise IllegalOrderError(f"the game asks you for {self._asking(s, owed)}")
         handler(self, s, order)
@@ -384,8 +430,11 @@ class AztlanState:
         territory = self.board.territories[t]
         return f"{territory.id} ({territory.name})"
 
-    def _event(self, audience: int, kind: str, **data: Any) -> None:
-        self.events.append({"type": kind, "age": self.age, **data})
+    def _event(self, audience: int, event: tuple[Any, ...]) -> None:
+        """Record an event, (kind, age, *data) with the data named by EVENT_FIELDS, and who
+        may see it.  A tuple costs a fraction of the dict readers see, which is made only when
+        someone reads the events (events_for)."""
+        self.events.append(event)
         self.audiences.append(audience)
 
     # ---- choosing ------------------------------------------------------------------------
@@ -404,17 +453,18 @@ class AztlanState:
             self.to_place[p] = take + topup
         self.chosen = [None] * self.n
         self.phase = CHOOSING
-        self._event(PUBLIC, "age", control=[self.peoples[p] for p in self.control]
-                    if self.two_player else None)
+        self._event(PUBLIC, ("age", self.age, [self.peoples[p] for p in self.control]
+                    if self.two_player else None))
 
     def _choose(self, s: int, order: ChooseCard) -> None:
         if order.number not in self.power_left[s]:
             left = ", ".join(map(str, self.power_left[s]))
             raise IllegalOrderError(f"you have no power card {order.number}; in your hand: {left}")
         self.chosen[s] = order.number
-        self._event(PUBLIC, "chosen", seat=self.seats[s])
-        self._event(s, "my-card", seat=self.seats[s], card=order.number)
-        if all(card is not None for card in self.chosen):
+        seat = self.seats[s]
+        self._event(PUBLIC, ("chosen", self.age, seat))
+        self._event(s, ("my-card", self.age, seat, order.number))
+        if None not in self.chosen:
             self._start_development()
 
     # ---- development ---------------------------------------------------------------------
@@ -428,13 +478,15 @@ class AztlanState:
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
-        self._event(PUBLIC, "turn-order", order=[self.seats[s] for s in self.order])
+        self._event(PUBLIC, ("turn-order", self.age, [self.seats[s] for s in self.order]))
         self._next_turn()
 
     def _next_turn(self) -> None:
-        for step in range(1, self.n + 1):
-            position = (self.dev_seat + step) % self.n
-            if self.to_place[self.control[self.order[position]]]:
+        n, order, to_place, control = self.n, self.order, self.to_place, self.control
+        position = self.dev_seat
+        for _ in range(n):
+            position = (position + 1) % n
+            if to_place[control[order[position]]]:
                 self.dev_seat = position
                 return
         self._reveal()
@@ -449,7 +501,10 @@ class AztlanState:
 
     def _turn(self, s: int, order: Turn) -> None:
         people = self.control[s]
-        place = self._territory(order.place)
+        index_of = self.board.index_of
+        place = index_of.get(order.place)
+        if place is None:
+            place = self._territory(order.place)  # raises
         eagle = source = None
         if order.eagle is not None:
             eagle = self._territory(order.eagle)
@@ -463,16 +518,17 @@ class AztlanState:
                     and not (self.placed_mask[people] | 1 << place) >> eagle & 1):
                 raise IllegalOrderError(f"Eagle and Jaguar Warriors: {self.name(eagle)} is not a territory "
                                         "where you placed a pawn this age (option eagle_placement)")
-        if order.move is not None:
-            start, end = self._territory(order.move[0]), self._territory(order.move[1])
-            here = self.pawns[start][people] + (start == place) + (start == eagle)
+        move = order.move
+        pawns = self.pawns
+        if move is not None:
+            start, end = self._territory(move[0]), self._territory(move[1])
+            here = pawns[start][people] + (start == place) + (start == eagle)
             if not here:
                 raise IllegalOrderError(f"you have no pawn in {self.name(start)} to move")
             if not self.masks.adjacent[start] >> end & 1:
                 raise IllegalOrderError(f"{self.name(end)} is not adjacent to {self.name(start)} "
                                         "(a lake breaks adjacency)")
         # Legal: carry it out.
-        pawns = self.pawns
         pawns[place][people] += 1
         self.to_place[people] -= 1
         self.placed_mask[people] |= 1 << place
@@ -485,15 +541,16 @@ class AztlanState:
                 self.removed_before[people] -= 1
             pawns[eagle][people] += 1
             occupied |= 1 << eagle
-        if order.move is not None:
-            pawns[start][people] -= 1
+        if move is not None:
+            row = pawns[start]
+            row[people] -= 1
             pawns[end][people] += 1
             occupied |= 1 << end
-            if not pawns[start][people]:
+            if not row[people]:
                 occupied &= ~(1 << start)
         self.occupied_mask[people] = occupied
-        self._event(PUBLIC, "turn", seat=self.seats[s], place=order.place, eagle=order.eagle,
-                    move=list(order.move) if order.move else None)
+        self._event(PUBLIC, ("turn", self.age, self.seats[s], order.place, order.eagle,
+                             list(move) if move else None))
         self._next_turn()
 
     def _play(self, s: int, card: str) -> None:
@@ -506,7 +563,7 @@ class AztlanState:
         for s in range(self.n):
             self.power_left[s].remove(self.chosen[s])
             self.played[s].append(self.chosen[s])
-        self._event(PUBLIC, "reveal", cards={self.seats[s]: self.chosen[s] for s in range(self.n)})
+        self._event(PUBLIC, ("reveal", self.age, {self.seats[s]: self.chosen[s] for s in range(self.n)}))
         self._start_conflicts()
 
     def _seat_of(self, people: int) -> int:
@@ -515,8 +572,8 @@ class AztlanState:
     def _start_conflicts(self) -> None:
         self.completed.append(Milestone(self.age, DEVELOPMENT))
         self.phase = CONFLICT
-        self.conflicts = {}
-        self.stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
+        self.conflicts = conflicts = {}
+        self.stakes = stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
         position = {s: i for i, s in enumerate(self.order)}
         # Only territories that two or more peoples occupy can be disputed.
         seen = contested = 0
@@ -524,19 +581,34 @@ class AztlanState:
             contested |= seen & mask
             seen |= mask
         seat_of = [self._seat_of(p) for p in range(len(self.peoples))]
+        chosen, pawns, peoples, seats = self.chosen, self.pawns, self.peoples, self.seats
+        ids = self.board.ids
+        shown = []  # the event's account of each conflict
         for t in scoring.bits(contested):
-            powers = {p: self.chosen[seat_of[p]] * count for p, count in enumerate(self.pawns[t]) if count}
-            top = max(powers.values())
-            leaders = sorted((seat_of[p] for p, power in powers.items() if power == top), key=position.get)
-            winner = leaders[0] if len(leaders) == 1 else None
-            self.conflicts[t] = Conflict(t, powers, winner, [] if winner is not None else leaders)
-            for seat in leaders:
-                self.stakes[seat].append(t)
-        self._event(PUBLIC, "conflicts", territories=[
-            {"territory": self.board.territories[t].id,
-             "powers": {self.peoples[p]: power for p, power in c.powers.items()},
-             "winner": self.seats[c.winner] if c.winner is not None else None,
-             "tied": [self.seats[s] for s in c.leaders]} for t, c in self.conflicts.items()])
+            # One pass over the territory's pawns: each people's power, by index and by name,
+            # and the seats with the highest.
+            powers, named, top, leaders = {}, {}, 0, []
+            for p, count in enumerate(pawns[t]):
+                if count:
+                    seat = seat_of[p]
+                    powers[p] = named[peoples[p]] = power = chosen[seat] * count
+                    if power > top:
+                        top, leaders = power, [seat]
+                    elif power == top:
+                        leaders.append(seat)
+            if len(leaders) == 1:
+                winner = leaders[0]
+                stakes[winner].append(t)
+                conflicts[t] = Conflict(t, powers, winner, [])
+                shown.append({"territory": ids[t], "powers": named, "winner": seats[winner], "tied": []})
+            else:
+                leaders.sort(key=position.get)
+                for seat in leaders:
+                    stakes[seat].append(t)
+                conflicts[t] = Conflict(t, powers, None, leaders)
+                shown.append({"territory": ids[t], "powers": named, "winner": None,
+                              "tied": [seats[s] for s in leaders]})
+        self._event(PUBLIC, ("conflicts", self.age, shown))
         self.conflict_pos = 0
         self.reaction = None
         self._continue_conflicts()
@@ -544,9 +616,10 @@ class AztlanState:
     def open_items(self, s: int) -> tuple[list[int], list[int]]:
         """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
         won, tied = [], []
+        conflicts = self.conflicts
         first_only = self.options.tie_window == "first-leader"
         for t in self.stakes[s]:
-            c = self.conflicts[t]
+            c = conflicts[t]
             if c.resolved:
                 continue
             if c.winner == s:
@@ -570,17 +643,22 @@ class AztlanState:
 
     def _open_item(self, s: int, ident: int, tied: bool) -> int:
         t = self._territory(ident)
-        won, ties = self.open_items(s)
-        if t in (ties if tied else won):
-            return t
-        conflict = self.conflicts.get(t)
-        if conflict is None:
+        c = self.conflicts.get(t)
+        # What open_items(s) would list t under, without listing the rest.
+        if c is not None and not c.resolved and t in self.stakes[s]:
+            if c.winner == s:
+                if not tied:
+                    return t
+            elif (tied and s in c.leaders and s not in c.passed
+                  and (self.options.tie_window != "first-leader" or c.leaders[0] == s)):
+                return t
+        if c is None:
             raise IllegalOrderError(f"there is no conflict in {self.name(t)}")
-        if conflict.resolved:
+        if c.resolved:
             raise IllegalOrderError(f"the conflict in {self.name(t)} is already settled")
-        if tied and conflict.winner == s:
+        if tied and c.winner == s:
             raise IllegalOrderError(f"you won {self.name(t)} outright: say 'battle {ident}' or 'coexist {ident}'")
-        if not tied and s in conflict.leaders:
+        if not tied and s in c.leaders:
             raise IllegalOrderError(f"{self.name(t)} is a tie: say 'tlatoani {ident} battle|coexist' "
                                     f"or 'tie {ident}'")
         raise IllegalOrderError(f"you do not decide the conflict in {self.name(t)}")
@@ -595,21 +673,22 @@ class AztlanState:
                 raise IllegalOrderError("you hold no Great Tlatoani card")
             self._play(s, TLATOANI)
             conflict.winner, conflict.leaders = s, []
-            self._event(PUBLIC, "tlatoani", seat=self.seats[s], territory=order.territory)
+            self._event(PUBLIC, ("tlatoani", self.age, self.seats[s], order.territory))
         if order.choice == "coexist":
             conflict.resolved = True
-            self._event(PUBLIC, "coexist", seat=self.seats[s], territory=order.territory)
+            self._event(PUBLIC, ("coexist", self.age, self.seats[s], order.territory))
             self._draw(s)
         else:
             self._declare_battle(s, t)
         self._continue_conflicts()
 
     def _declare_battle(self, s: int, t: int) -> None:
-        self._event(PUBLIC, "battle", seat=self.seats[s], territory=self.board.territories[t].id)
+        self._event(PUBLIC, ("battle", self.age, self.seats[s], self.board.ids[t]))
         mine = self.control[s]
         defeated = [self._seat_of(p) for p, count in enumerate(self.pawns[t]) if count and p != mine]
         # Every defeated seat holding any card is asked, so no answer shows which card it holds.
-        asked = [d for d in self.order if d in defeated and self.hands[d]]
+        hands = self.hands
+        asked = [d for d in self.order if d in defeated and hands[d]]
         if asked:
             self.reaction = PendingReaction(t, s, asked)
         else:
@@ -622,7 +701,7 @@ class AztlanState:
         if order.sacred and SACRED_GAMES not in self.hands[s]:
             raise IllegalOrderError("you hold no Sacred Games card")
         reaction.answers[s] = order.sacred
-        self._event(s, "my-answer", territory=order.territory, sacred=order.sacred)
+        self._event(s, ("my-answer", self.age, order.territory, order.sacred))
         if len(reaction.answers) == len(reaction.asked):
             self.reaction = None
             sacred = [d for d in reaction.asked if reaction.answers[d]]
@@ -636,9 +715,8 @@ class AztlanState:
         keep = {self.control[winner], *(self.control[d] for d in sacred)}
         removed = self._remove_except(t, keep)
         self.conflicts[t].resolved = True
-        self._event(PUBLIC, "battle-result", territory=self.board.territories[t].id,
-                    seat=self.seats[winner], removed=removed,
-                    sacred_games=[self.seats[d] for d in sacred])
+        self._event(PUBLIC, ("battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
+                             [self.seats[d] for d in sacred]))
         if sacred:
             self._draw(winner)
 
@@ -666,8 +744,8 @@ class AztlanState:
             # is rewarded; a weaker player beside them is removed."
             removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
             conflict.resolved = True
-            self._event(PUBLIC, "tie", territory=self.board.territories[t].id,
-                        seats=[self.seats[leader] for leader in conflict.leaders], removed=removed)
+            self._event(PUBLIC, ("tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
+                                 removed))
 
     def _draw(self, s: int) -> None:
         if not self.deck and self.discard and self.options.deck_exhausted == "reshuffle":
@@ -675,16 +753,16 @@ class AztlanState:
             self.deck = self.discard
             self.discard = []
             random.Random(f"{self.setup.seed}:reshuffle:{self.reshuffles}").shuffle(self.deck)
-            self._event(PUBLIC, "reshuffle", cards=len(self.deck))
+            self._event(PUBLIC, ("reshuffle", self.age, len(self.deck)))
         if not self.deck:
-            self._event(PUBLIC, "deck-empty", seat=self.seats[s])
+            self._event(PUBLIC, ("deck-empty", self.age, self.seats[s]))
             return
         card = self.deck.pop()
         if self.hidden:
             card = HIDDEN_CARD
         self.hands[s].append(card)
-        self._event(PUBLIC, "draw", seat=self.seats[s])
-        self._event(s, "my-draw", seat=self.seats[s], card=card)
+        self._event(PUBLIC, ("draw", self.age, self.seats[s]))
+        self._event(s, ("my-draw", self.age, self.seats[s], card))
 
     # ---- scoring -------------------------------------------------------------------------
 
@@ -739,7 +817,7 @@ class AztlanState:
                 raise IllegalOrderError(f"Rafts and Canoes: {self.name(a)} and {self.name(b)} must be two of "
                                         "your territories on the same lake's shore, not already adjacent")
         self.scoring_orders[s] = order
-        self._event(s, "my-scoring", order=to_text(order))
+        self._event(s, ("my-scoring", self.age, to_text(order)))
         if len(self.scoring_orders) == len(self.scoring_due):
             self._score_age()
 
@@ -760,16 +838,24 @@ class AztlanState:
         wild = kind == WILD
         if wild:
             kind = order.wild or scoring.best_wild_type(found, masks.type_masks)
-        total, parts = scoring.score_domains(found, masks.type_masks[kind])
+        type_mask = masks.type_masks[kind]
+        ids = self.board.ids
+        bits, domain_value = scoring.bits, scoring.domain_value
+        total = 0
+        parts = []
+        for domain in found:
+            size, matching = domain.bit_count(), (domain & type_mask).bit_count()
+            points = domain_value(size, matching)
+            total += points
+            parts.append({"territories": [ids[t] for t in bits(domain)], "size": size, "matching": matching,
+                          "points": points})
         blessings = [{"card": god, "type": BLESSINGS[god],
                       "points": 2 * (mine & masks.type_masks[BLESSINGS[god]]).bit_count()}
-                     for god in order.blessings]
-        total += sum(b["points"] for b in blessings)
-        ids = self.board.ids
-        return {"card": self.chosen[s], "type": kind, "wild": wild,
-                "domains": [{"territories": [ids[t] for t in d.territories], "size": len(d.territories),
-                             "matching": d.matching, "points": d.points} for d in parts],
-                "blessings": blessings, "rafts": [list(pair) for pair in order.rafts], "points": total}
+                     for god in order.blessings] if order.blessings else []
+        for blessing in blessings:
+            total += blessing["points"]
+        return {"card": self.chosen[s], "type": kind, "wild": wild, "domains": parts, "blessings": blessings,
+                "rafts": [list(pair) for pair in order.rafts] if order.rafts else [], "points": total}
 
     def _advance_counter(self, s: int, gain: int) -> None:
         """Move a counter; one that lands on an occupied score goes on top of the stack."""
@@ -793,7 +879,7 @@ class AztlanState:
             breakdown[self.seats[s]] = result
         self.age_scores.append(breakdown)
         self.completed.append(Milestone(self.age, SCORING, scored=True))
-        self._event(PUBLIC, "scores", scores=breakdown)
+        self._event(PUBLIC, ("scores", self.age, breakdown))
         if self.age == AGES:
             self._finish()
             return
@@ -825,12 +911,26 @@ class AztlanState:
                       "ranking": [self.seats[s] for s in ranking],
                       "winner": self.seats[ranking[0]],
                       "tiebreak": self.options.final_tiebreak}
-        self._event(PUBLIC, "game-over", **self.final)
+        self._event(PUBLIC, ("game-over", self.age, *(self.final[name] for name in EVENT_FIELDS["game-over"])))
 
     def events_for(self, reader: int | None) -> list[dict[str, Any]]:
         """The events `reader` may see (public ones and its own), oldest first."""
-        return [dict(event) for event, audience in zip(self.events, self.audiences)
+        return [dict(event) for event, audience in zip(self._event_dicts(), self.audiences)
                 if audience == PUBLIC or audience == reader]
+
+    def _event_dicts(self) -> list[dict[str, Any]]:
+        """Every event as readers see it, {"type", "age", **data}: each made once, when first read.
+        A new list replaces the old, never one changed in place: threads share cached states
+        and read them at the same time."""
+        made = self.event_dicts
+        if len(made) < len(self.events):
+            more = []
+            for kind, age, *data in self.events[len(made):]:
+                event = {"type": kind, "age": age}
+                event.update(zip(EVENT_FIELDS[kind], data))
+                more.append(event)
+            self.event_dicts = made = made + more
+        return made
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator); see views.py."""

@@ -1,8 +1,8 @@
 """The order grammar: every form in docs/orders.md, canonical text, and precise errors."""
 import pytest
 
-from engine.aztlan.orders import (ChooseCard, LetTieStand, React, Resolve, Score, Turn, parse_line,
-                                  to_text)
+from engine.aztlan.orders import (ChooseCard, LetTieStand, React, Resolve, Score, Turn, _canonical,
+                                  parse_line, parse_orders, to_text)
 from engine.core import ParseError
 from tests.boards import tiny_board
 
@@ -79,3 +79,34 @@ def test_unknown_and_ambiguous_territories_are_named():
         parse_line("place 99", BOARD)
     with pytest.raises(ParseError, match="ambiguous"):
         parse_line("place t", BOARD)  # Tollan or Teotlan
+
+
+CANONICAL_LINES = ["card 7", "card 07", "place 12", "place 012", "place 4 eagle 3", "place 2 move 2 to 3",
+                   "place 4 eagle 3 move 4 to 3", "battle 12", "coexist 1", "tlatoani 2 coexist", "tie 3",
+                   "sacred 4", "accept 4", "score"]
+
+
+@pytest.mark.parametrize("line", CANONICAL_LINES)
+def test_a_canonical_line_read_by_the_quick_pattern_is_what_the_grammar_reads(line):
+    """Records hold only lines as to_text writes them, so parse_orders reads those with one
+    pattern; the order must be the grammar's, field for field and of the same type."""
+    quick = _canonical(line, BOARD)
+    assert quick is not None
+    assert quick == parse_line(line, BOARD) and type(quick) is type(parse_line(line, BOARD))
+
+
+@pytest.mark.parametrize("line", ["place 99", "place 1 eagle 99", "place 1 move 1 to 99", "battle 99",
+                                  "tlatoani 99 battle", "card 123", "place 123456"])
+def test_a_number_that_is_no_territory_still_gets_the_grammars_error(line):
+    assert _canonical(line, BOARD) is None
+    with pytest.raises(ParseError):
+        parse_orders(line, BOARD)
+
+
+def test_a_line_parsed_again_gives_the_same_order_and_its_error_again():
+    """parse_orders keeps each line it has read (per board) but never an error."""
+    assert parse_orders("place 1 move 1 -> 12", BOARD) == parse_orders("place 1 move 1 -> 12", BOARD) \
+        == [Turn(1, move=(1, 12))]
+    for _ in range(2):
+        with pytest.raises(ParseError, match="line 2: .*no territory number 99"):
+            parse_orders("card 7\nplace 99", BOARD)

@@ -102,3 +102,42 @@ def test_replay_steps_yield_the_game_after_each_order():
               "orders": ["ocelot: card 9", "serpent: card 4", "quetzal: card 5"]}
     phases = [(len(state.order_log()), state.phase) for state in replay_steps(record)]
     assert phases == [(0, "choosing"), (1, "choosing"), (2, "choosing"), (3, "development")]
+
+
+def _random_game(seed: int):
+    from engine import get_game
+    from engine.core import play_out
+    game = get_game("aztlan")
+    state = game.new_game({"game": "aztlan", "players": game.seating(seed, 4), "seed": seed})
+    return play_out(state, [game.make_bot("random", f"{seed}:{i}") for i in range(4)])
+
+
+def test_a_replayed_game_shows_every_seat_the_same_events_as_the_game_played():
+    """Events are kept compact and made into what readers see when first read: a replay, read
+    only at the end, shows each seat and a spectator exactly what the played game shows."""
+    played = _random_game(5)
+    again = replay({"game": "aztlan", "players": list(played.seats), "seed": 5, "orders": played.order_log()})
+    for seat in [*played.seats, None]:
+        assert again.view(seat) == played.view(seat)
+
+
+def test_a_clone_played_on_leaves_the_events_of_its_original_as_they_were():
+    state = _random_game(6)
+    record = {"game": "aztlan", "players": list(state.seats), "seed": 6, "orders": state.order_log()[:120]}
+    original = replay(record)
+    seen = original.events_for(None)  # read once before the copy, so the copy starts with them made
+    copy = original.clone()
+    seat, text = state.order_log()[120].split(": ", 1)
+    copy.apply(seat, copy.parse(text)[0])
+    assert original.events_for(None) == seen
+    assert len(copy.events_for(None)) > len(seen)
+
+
+def test_threads_reading_one_shared_game_at_once_all_see_its_events_once():
+    """The service shares a cached state between threads: reading it never changes it."""
+    from concurrent.futures import ThreadPoolExecutor
+    played = _random_game(7)
+    shared = replay({"game": "aztlan", "players": list(played.seats), "seed": 7, "orders": played.order_log()})
+    with ThreadPoolExecutor(8) as pool:
+        seen = list(pool.map(lambda _: shared.events_for(None), range(32)))
+    assert all(events == played.events_for(None) for events in seen)
