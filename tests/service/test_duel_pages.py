@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 import engine
 
-from pbem.models import Game
+from pbem.models import Game, OrderLogEntry
 from pbem.services import accounts, lobby, play
 from service_helpers import decision_forms, form_with, forms, make_game, make_user, owed, submit, web_sign_in
 
@@ -63,6 +63,19 @@ def test_a_bad_duel_is_refused_with_the_games_reason(app, client, session, field
     assert client.get("/games/new?game=chess").status_code == 422
 
 
+def asked_and_forced(session, game_id, seat, asked):
+    """The kinds of the seat's orders in the log, after checking that the person was asked
+    exactly the others: a question with one possible answer (a pick with one token left, a bid
+    with one coin; random seeds make either happen) is the service's to answer
+    (docs/deadlines.md, "Forced answers")."""
+    session.expire_all()
+    rows = session.execute(select(OrderLogEntry.text, OrderLogEntry.by).where(
+        OrderLogEntry.game_id == game_id, OrderLogEntry.seat == seat).order_by(OrderLogEntry.seq)).all()
+    session.rollback()
+    assert [text.split()[0] for text, by in rows if by != "forced"] == asked
+    return [text.split()[0] for text, _ in rows]
+
+
 def test_a_whole_duel_game_through_the_plain_decision_forms(app, client, session):
     web_sign_in(client, app, "ana@example.com")
     form = form_with(client.get("/games/new?game=duel").data, "/games/new")
@@ -90,7 +103,7 @@ def test_a_whole_duel_game_through_the_plain_decision_forms(app, client, session
         assert f"Applied: {order}.".encode() in done.data, done.data[-400:]
     else:
         raise AssertionError("the game did not finish")
-    assert kinds == ["bid", "pick", "bid", "pick"]
+    assert asked_and_forced(session, game.id, game.seats[0].name, kinds) == ["bid", "pick", "bid", "pick"]
     page = client.get(url).data.decode()
     assert "Result" in page and not decision_forms(page)
     assert re.search(r"<strong>[^<]+</strong> wins\.|First place is shared\.", page)
@@ -192,7 +205,7 @@ def test_a_duel_game_through_the_api(client, ana_token, session):
         answer = client.post(f"{url}/orders", json={"orders": order}, headers=ana_token)
         assert answer.status_code == 201 and answer.json["applied"], answer.json
         orders.append(order)
-    assert [order.split()[0] for order in orders] == ["bid", "pick"]
+    assert asked_and_forced(session, game["id"], seen["seat"], [order.split()[0] for order in orders]) == ["bid", "pick"]
     history = client.get(f"{url}/history", headers=ana_token).json["events"]
     assert history[0]["round"] == 1 and history[0]["age"] == 1  # `age`: the deprecated name of `round`
     assert any(e["type"] == "my-bid" for e in history) and history[-1]["type"] == "game-over"
