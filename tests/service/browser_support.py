@@ -46,15 +46,21 @@ def server(served: tuple[Flask, str]) -> str:
 
 
 @pytest.fixture
-def page() -> Iterator[Any]:
+def browser() -> Iterator[Any]:
+    """Debian's chromium; a test opens as many contexts (people, window sizes) as it needs."""
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
     from playwright.sync_api import sync_playwright
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
-        yield context.new_page()
-        context.close()
-        browser.close()
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    yield context.new_page()
+    context.close()
 
 
 def sign_in(page: Any, server: str, address: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from browser_support import ARGS, ARTIFACTS, CHROMIUM, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
+from browser_support import ARTIFACTS, browser, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
 
 
 # A point inside a territory's shape where a click reaches it (no other territory above).
@@ -55,7 +55,7 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
 
 
 
-def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served):
+def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served, browser):
     """Two players in two browsers: each one's move reaches the other's open page through its
     event stream (the fallback poll is off), at desktop size and at 360 px, where nothing
     scrolls sideways."""
@@ -69,57 +69,53 @@ def test_a_page_shows_the_other_players_move_without_a_reload_or_a_poll(served):
         game = make_game(db.session(), ana, game="duel", players=2, bots=(), invites=["bo@example.com"], seed=3)
         lobby.join_game(db.session(), game.id, bo)
         game_url = f"{server}/games/{game.id}"
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ana_page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        bo_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-        for page, address in ((ana_page, "ana@example.com"), (bo_page, "bo@example.com")):
-            page.set_default_timeout(30_000)  # generous: a loaded machine, not a timing
-            sign_in(page, server, address)
-            page.goto(game_url)
-            page.wait_for_selector("form.decision[data-kind=bid]")
-        assert ana_page.get_attribute("meta[name=pbem-live]", "data-poll-seconds") == "0"
-        ana_page.evaluate("window.notReloaded = true")
+    ana_page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    bo_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    for page, address in ((ana_page, "ana@example.com"), (bo_page, "bo@example.com")):
+        page.set_default_timeout(30_000)  # generous: a loaded machine, not a timing
+        sign_in(page, server, address)
+        page.goto(game_url)
+        page.wait_for_selector("form.decision[data-kind=bid]")
+    assert ana_page.get_attribute("meta[name=pbem-live]", "data-poll-seconds") == "0"
+    ana_page.evaluate("window.notReloaded = true")
 
-        bo_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 1")
-        bo_page.click("form.decision[data-kind=bid] button[type=submit]")
-        bo_page.wait_for_selector("text=Accepted, waiting: bid 1")
-        ana_page.wait_for_selector("text=Orders in: Bo")  # pushed: Ana did nothing
-        assert ana_page.evaluate("window.notReloaded === undefined")  # the page was drawn anew
+    bo_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 1")
+    bo_page.click("form.decision[data-kind=bid] button[type=submit]")
+    bo_page.wait_for_selector("text=Accepted, waiting: bid 1")
+    ana_page.wait_for_selector("text=Orders in: Bo")  # pushed: Ana did nothing
+    assert ana_page.evaluate("window.notReloaded === undefined")  # the page was drawn anew
 
-        bo_page.evaluate("window.notReloaded = true")
-        ana_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 2")
-        ana_page.click("form.decision[data-kind=bid] button[type=submit]")
-        bo_page.wait_for_selector("text=/picking/i")  # the next phase, pushed to Bo's page
-        assert bo_page.evaluate("window.notReloaded === undefined")
+    bo_page.evaluate("window.notReloaded = true")
+    ana_page.fill("form.decision[data-kind=bid] textarea[name=orders]", "bid 2")
+    ana_page.click("form.decision[data-kind=bid] button[type=submit]")
+    bo_page.wait_for_selector("text=/picking/i")  # the next phase, pushed to Bo's page
+    assert bo_page.evaluate("window.notReloaded === undefined")
 
-        # Press written in one browser appears on the other's open page.
-        bo_page.evaluate("window.notReloaded = true")
-        ana_page.fill("form.press-send textarea[name=text]", "Good luck, <b>Bo</b>!")
-        ana_page.click("form.press-send button[type=submit]")
-        bo_page.wait_for_selector("#press .press-text:has-text('Good luck, <b>Bo</b>!')")
-        assert bo_page.evaluate("window.notReloaded === undefined")
-        assert bo_page.locator("#press b").count() == 0  # shown as text, never as markup
-        ana_page.goto(f"{server}/")  # the lobby follows too: a game Bo creates appears
-        ana_page.wait_for_selector("meta[name=pbem-live]", state="attached")
-        ana_page.evaluate("window.notReloaded = true")
-        with app.app_context():
-            from pbem.models import User
-            creator = db.session.scalar(select(User).where(User.display_name == "Bo"))
-            make_game(db.session(), creator, game="duel", players=2, bots=(), title="Bo's open table", seed=4)
-        ana_page.wait_for_selector("text=Bo's open table")
-        assert ana_page.evaluate("window.notReloaded === undefined")
-        ARTIFACTS.mkdir(exist_ok=True)
-        bo_page.screenshot(path=str(ARTIFACTS / "browser-live-phone.png"), full_page=True)
-        wide = bo_page.evaluate("""() => [...document.querySelectorAll('body *')]
-            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-            .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""")
-        assert sideways_scroll(bo_page) == 0, f"the page scrolls sideways at 360 px: {wide}"
-        browser.close()
+    # Press written in one browser appears on the other's open page.
+    bo_page.evaluate("window.notReloaded = true")
+    ana_page.fill("form.press-send textarea[name=text]", "Good luck, <b>Bo</b>!")
+    ana_page.click("form.press-send button[type=submit]")
+    bo_page.wait_for_selector("#press .press-text:has-text('Good luck, <b>Bo</b>!')")
+    assert bo_page.evaluate("window.notReloaded === undefined")
+    assert bo_page.locator("#press b").count() == 0  # shown as text, never as markup
+    ana_page.goto(f"{server}/")  # the lobby follows too: a game Bo creates appears
+    ana_page.wait_for_selector("meta[name=pbem-live]", state="attached")
+    ana_page.evaluate("window.notReloaded = true")
+    with app.app_context():
+        from pbem.models import User
+        creator = db.session.scalar(select(User).where(User.display_name == "Bo"))
+        make_game(db.session(), creator, game="duel", players=2, bots=(), title="Bo's open table", seed=4)
+    ana_page.wait_for_selector("text=Bo's open table")
+    assert ana_page.evaluate("window.notReloaded === undefined")
+    ARTIFACTS.mkdir(exist_ok=True)
+    bo_page.screenshot(path=str(ARTIFACTS / "browser-live-phone.png"), full_page=True)
+    wide = bo_page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""")
+    assert sideways_scroll(bo_page) == 0, f"the page scrolls sideways at 360 px: {wide}"
 
 
-def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served):
+def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served, browser):
     """360 px wide: the page never scrolls sideways, the board pans inside its box and zooms by
     its buttons, a territory is still chosen by a tap, and the decision forms can be sent."""
     app, server = served
@@ -128,45 +124,41 @@ def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served
     with app.app_context():
         ana = make_user(db.session(), "ana@example.com", "Ana")
         game_url = f"{server}/games/{make_game(db.session(), ana, seed=5).id}"
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
-        page.set_default_timeout(30_000)
-        sign_in(page, server, "ana@example.com")
-        page.goto(game_url)
-        page.wait_for_selector("form.decision[data-kind=power]")
-        assert sideways_scroll(page) == 0, "the page scrolls sideways at 360 px"
-        box = "document.getElementById('board')"
-        widths = f"[{box}.clientWidth, {box}.querySelector('svg').getBoundingClientRect().width, {box}.scrollWidth]"
-        shown, drawn, scrolled = page.evaluate(widths)
-        assert drawn >= 1.9 * shown and scrolled > shown  # drawn larger than the screen: it pans
-        page.click(".zoom .zoom-in")
-        assert page.evaluate(widths)[1] > drawn * 1.4
-        for _ in range(4):
-            page.click(".zoom .zoom-out")
-        shown, drawn, _ = page.evaluate(widths)
-        assert abs(drawn - shown) <= 2  # all of it in view at the smallest
-        assert sideways_scroll(page) == 0
+    page = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, server, "ana@example.com")
+    page.goto(game_url)
+    page.wait_for_selector("form.decision[data-kind=power]")
+    assert sideways_scroll(page) == 0, "the page scrolls sideways at 360 px"
+    box = "document.getElementById('board')"
+    widths = f"[{box}.clientWidth, {box}.querySelector('svg').getBoundingClientRect().width, {box}.scrollWidth]"
+    shown, drawn, scrolled = page.evaluate(widths)
+    assert drawn >= 1.9 * shown and scrolled > shown  # drawn larger than the screen: it pans
+    page.click(".zoom .zoom-in")
+    assert page.evaluate(widths)[1] > drawn * 1.4
+    for _ in range(4):
+        page.click(".zoom .zoom-out")
+    shown, drawn, _ = page.evaluate(widths)
+    assert abs(drawn - shown) <= 2  # all of it in view at the smallest
+    assert sideways_scroll(page) == 0
 
-        page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
-        page.click("form.decision[data-kind=power] button[type=submit]")
-        page.wait_for_selector("form.decision[data-kind=turn]")
-        page.click(".zoom .zoom-in")
-        target = page.get_attribute("#board [data-territory]", "data-territory")
-        point = page.evaluate(_POINT_IN, target)
-        assert point, f"no tappable point inside territory {target}"
-        page.touchscreen.tap(*point)
-        assert page.input_value("form.decision[data-kind=turn] select[name=place]") == target
-        page.click("form.decision[data-kind=turn] button[type=submit]")
-        page.wait_for_selector(f"text=Applied: place {target}")
-        assert sideways_scroll(page) == 0
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-phone-map.png"), full_page=True)
-        browser.close()
+    page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
+    page.click("form.decision[data-kind=power] button[type=submit]")
+    page.wait_for_selector("form.decision[data-kind=turn]")
+    page.click(".zoom .zoom-in")
+    target = page.get_attribute("#board [data-territory]", "data-territory")
+    point = page.evaluate(_POINT_IN, target)
+    assert point, f"no tappable point inside territory {target}"
+    page.touchscreen.tap(*point)
+    assert page.input_value("form.decision[data-kind=turn] select[name=place]") == target
+    page.click("form.decision[data-kind=turn] button[type=submit]")
+    page.wait_for_selector(f"text=Applied: place {target}")
+    assert sideways_scroll(page) == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-phone-map.png"), full_page=True)
 
 
-def test_every_page_fits_a_phone(served):
+def test_every_page_fits_a_phone(served, browser):
     """Issue 17: every page usable at 360 px wide: none scrolls sideways, signed in or not."""
     app, server = served
     from pbem.extensions import db
@@ -188,21 +180,17 @@ def test_every_page_fits_a_phone(served):
                  "/rules/aztlan", "/rules/coatl", "/rules/duel", "/leagues", "/leagues/new", f"/leagues/{league.id}",
                  f"/leagues/{league.id}/standings", "/api/docs", "/dev/outbox"]
         pages += [f"/games/{game.id}" for game in games] + [f"/games/{games[0].id}/replay"]
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-        page.set_default_timeout(30_000)
-        page.goto(f"{server}/signin")
-        assert sideways_scroll(page) == 0, "/signin"
-        sign_in(page, server, "ana@example.com")
-        wide = {}
-        for path in pages:
-            page.goto(f"{server}{path}")
-            page.wait_for_load_state("load")
-            if sideways_scroll(page):
-                wide[path] = page.evaluate("""() => [...document.querySelectorAll('body *')]
-                    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-                    .map(e => e.tagName + '.' + e.className).slice(0, 4)""")
-        browser.close()
+    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{server}/signin")
+    assert sideways_scroll(page) == 0, "/signin"
+    sign_in(page, server, "ana@example.com")
+    wide = {}
+    for path in pages:
+        page.goto(f"{server}{path}")
+        page.wait_for_load_state("load")
+        if sideways_scroll(page):
+            wide[path] = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .map(e => e.tagName + '.' + e.className).slice(0, 4)""")
     assert not wide, f"pages that scroll sideways at 360 px: {wide}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_support import ARTIFACTS, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
+from browser_support import ARTIFACTS, browser, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
 from engine.coatl import GAME
 from pbem.extensions import db
 from pbem.games.coatl.forms import OPEN_ROWS

@@ -3,7 +3,7 @@ with nothing fetched from elsewhere, and a card's meaning on the game page opens
 phone width (no hover, no script needed).  Screenshots go under artifacts/."""
 from __future__ import annotations
 
-from browser_support import ARTIFACTS, page, served, server, sign_in, sideways_scroll  # noqa: F401 (fixtures)
+from browser_support import ARTIFACTS, browser, page, served, server, sign_in, sideways_scroll  # noqa: F401 (fixtures)
 
 
 def test_the_api_docs_page_runs_swagger_ui_from_this_site_only(server, page):
