@@ -116,6 +116,8 @@ def _box_limits(boxes: tuple[tuple[str, int, int], ...], chart: dict[str, list[i
 def _buy(state: "AztecaState", s: int, order: Buy, options: dict[str, Any]) -> None:
     """10.0-10.2: Tributes and counters left, 4 counters a box, a general only if one was
     killed (its army needs troops), dikes only for the Aztecs on a free junction."""
+    if order.dikes and state.seats[s] != "aztecs":
+        raise IllegalOrderError("only the Aztec player can buy dikes")
     cost = state.purchase_cost(order)
     if cost > options["tributes"]:
         raise IllegalOrderError(f"that costs {cost} Tributes; you have {options['tributes']}")
@@ -137,8 +139,6 @@ def _buy(state: "AztecaState", s: int, order: Buy, options: dict[str, Any]) -> N
             raise IllegalOrderError(f"general {letter} needs troops: place counters in box {letter}")
     _box_limits(order.boxes, options["chart"], options["box_limit"])
     for shore in order.dikes:
-        if state.seats[s] != "aztecs":
-            raise IllegalOrderError("only the Aztec player can buy dikes")
         _dike(shore, options["dikes"])
 
 

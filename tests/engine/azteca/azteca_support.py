@@ -138,3 +138,22 @@ def to_phase(state: AztecaState, phase: str, answer: dict[str, str] | None = Non
 def events(state: AztecaState, kind: str, reader: str | None = None) -> list[dict[str, Any]]:
     view = state.view(reader)
     return [event for event in view["events"] if event["type"] == kind]
+
+
+def judge(state: AztecaState, urn: dict[str, int] | None = None, tezcatlipoca: dict[str, int] | None = None) -> None:
+    """The Judgement of the Gods with these offers (0 for a seat not named)."""
+    assert state.phase == "judgement", state.phase
+    for kind, offers in (("urn", urn or {}), ("tezcatlipoca", tezcatlipoca or {})):
+        god = "quetzalcoatl" if kind == "urn" else "tezcatlipoca"
+        for s in list(state.waiting()):
+            assert state.owed[s] == kind
+            seat = state.seats[s]
+            order(state, seat, f"{god} {offers.get(seat, 0)}")
+
+
+def next_judgement(state: AztecaState, **offers: dict[str, int]) -> None:
+    """Judge this turn with the offers, then play plainly to the next turn's judgement."""
+    judge(state, **offers)
+    if not state.is_over():
+        to_phase(state, "purchase")
+        to_phase(state, "judgement")
