@@ -1,0 +1,1 @@
+"""Azteca (Tilsit 1999): the rules engine (not yet registered as a game)."""
