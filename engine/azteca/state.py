@@ -217,7 +217,8 @@ class AztecaState:
         return list(self.scores)
 
     def clone(self) -> "AztecaState":
-        return copy.deepcopy(self, {id(self.setup): self.setup})
+        shared = (self.setup, self.geo, self.edition)  # immutable: shared by every copy
+        return copy.deepcopy(self, {id(part): part for part in shared})
 
     # ---- shared facts ------------------------------------------------------------------------
 
