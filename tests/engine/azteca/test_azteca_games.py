@@ -210,3 +210,15 @@ def test_records_are_checked():
                          ({"options": {"difficulty": "hard"}}, "difficulty"), ({"seed": 1.5}, "seed")]:
         with pytest.raises(SetupError, match=message):
             GAME.new_game({**record(1, 4), **bad})
+
+
+def test_three_players_place_a_marker_on_the_merged_island_too():
+    """16.0 on the real map: "Tlalolco and Tenochtitlan form a unique territory considered a marsh.
+    A population marker is placed on this common territory" (it is one of the 13)."""
+    state = GAME.new_game(record(2, 3))
+    while state.phase == "setup":
+        s = state.waiting()[0]
+        state.apply(state.seats[s], GAME.make_bot("random", 2).order(state, s))
+    placed = [event["territory"] for event in state.view(None)["events"] if event["type"] == "marker-placed"]
+    assert sorted(placed) == sorted(region.key for region in state.geo.valley()) and len(placed) == 13
+    assert state.geo.dike_links() == () and state.dikes == []

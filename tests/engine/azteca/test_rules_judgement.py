@@ -89,12 +89,16 @@ def test_difficulty_levels_change_the_points_a_step(level, per):
     assert state.quetzalcoatl == 1 and state.verification == per - 1
 
 
-def test_on_the_penultimate_step_the_urn_is_checked_every_turn():
-    """15.1: "When he is on the penultimate step, the verification urn will be checked every game turn"."""
+def test_below_the_penultimate_step_an_odd_turn_opens_no_urn():
+    """15.1: the urn "will be opened every two game turns" (pbem reading: after the even turns)."""
     state = _judgement()
     state.quetzalcoatl, state.round = 3, 3
     judge(state, urn={"aztecs": 5}, tezcatlipoca=CALM)
-    assert not events(state, "verification")  # step 3 of 5 on an odd turn: not opened
+    assert not events(state, "verification") and state.verification == 5
+
+
+def test_on_the_penultimate_step_the_urn_is_checked_every_turn():
+    """15.1: "When he is on the penultimate step, the verification urn will be checked every game turn"."""
     state = _judgement()
     state.quetzalcoatl, state.round = 4, 3
     judge(state, urn={"aztecs": 5}, tezcatlipoca=CALM)
