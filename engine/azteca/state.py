@@ -6,8 +6,10 @@ chance comes from the record's seed, one named stream per draw, so a record's or
 replays exactly.  The rule text behind every step, and every reading, is in
 docs/rules-azteca.md.
 
-The turn's eight phases are all named in PHASES; this step of the implementation plays those in
-PHASES_PLAYED and passes over the others (see the comment there).
+The turn's eight phases are all named in turn.PHASES; this step of the implementation plays
+those in turn.PHASES_PLAYED and passes over the others (see the comment there).  Phase 4 lives
+in market.py and phase 8 with the game's end in judgement.py; the checks of orders against the
+rules in choices.py; views in views.py.
 """
 from __future__ import annotations
 
@@ -16,25 +18,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from engine.azteca.choices import check, legal_choices
 from engine.azteca.components import Edition
+from engine.azteca.judgement import JudgementOfTheGods
+from engine.azteca.market import SlaveMarket
 from engine.azteca.orders import (BOXES, GENERALS, Army, Bid, Buy, Dike, Discard, Look, Offer, Order, Place,
                                   parse_orders, to_text)
-from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, SetupError
-
-PEOPLES = ("aztecs", "toltecs", "chichimecs", "tepanecs")
-SETUP, OVER = "setup", "over"
-CARDS, TRIBUTE, PURCHASE, MARKET, POCHTECAS, LAKE, WAR, JUDGEMENT = (
-    "cards", "tribute", "purchase", "market", "pochtecas", "lake", "war", "judgement")
-PHASES = (CARDS, TRIBUTE, PURCHASE, MARKET, POCHTECAS, LAKE, WAR, JUDGEMENT)
-# The seam for the next step of issue 19: phases 5-7 (pochteca missions, lake domination, the
-# Flower War) are not written yet.  The turn passes straight from the slave market to the
-# Judgement of the Gods; each of them joins this tuple when it is implemented.
-PHASES_PLAYED = (CARDS, TRIBUTE, PURCHASE, MARKET, JUDGEMENT)
-PUBLIC = -1  # the audience of an event every seat and spectator sees
-SIMULTANEOUS = frozenset({"army", "cards", "bid", "rebid", "urn", "tezcatlipoca"})
-WIN_TIE_BREAK = "assimilated-then-richest"
-LOST = "tezcatlipoca"  # the result's tie-break when the universe is destroyed: nobody wins
-
+from engine.azteca.turn import (CARDS, JUDGEMENT, MARKET, OVER, PEOPLES, PHASES, PHASES_PLAYED, PUBLIC,
+                                PURCHASE, SETUP, SIMULTANEOUS, TRIBUTE)
+from engine.azteca.views import build_view
+from engine.core import (Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, SetupError,
+                         submit_in_turn)
 
 @dataclass(frozen=True)
 class Setup:
@@ -66,7 +60,7 @@ class People:
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState:
+class AztecaState(SlaveMarket, JudgementOfTheGods):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -142,7 +136,6 @@ class AztecaState:
 
     def legal(self, s: int) -> dict[str, Any]:
         """What seat s may choose now (private to it)."""
-        from engine.azteca.choices import legal_choices
         return legal_choices(self, s)
 
     def parse(self, text: str) -> list[Order]:
@@ -178,7 +171,6 @@ class AztecaState:
                    ("tezcatlipoca", Offer): self._answer}.get((kind, type(order)))
         if handler is None:
             raise IllegalOrderError(f"the game asks you for {ASKING[kind]}")
-        from engine.azteca.choices import check
         check(self, s, kind, order)
         self.applied.append((s, order))
         handler(s, order)
@@ -186,7 +178,6 @@ class AztecaState:
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
-        from engine.core import submit_in_turn
         self.seat_index(seat)
         return submit_in_turn(self, seat, orders)
 
@@ -199,7 +190,6 @@ class AztecaState:
         return self.final
 
     def view(self, seat: str | None) -> dict[str, Any]:
-        from engine.azteca.views import build_view
         return build_view(self, None if seat is None else self.seat_index(seat))
 
     def events_for(self, reader: int | None) -> list[dict[str, Any]]:
@@ -483,193 +473,6 @@ class AztecaState:
         if not self.owed:
             self._phase_done(PURCHASE)
 
-    # ---- phase 4: the slave market (11.0) ----------------------------------------------------------
-
-    def _start_market(self) -> None:
-        """11.0: "A player that does not have any Tributes cannot participate"."""
-        self.phase = MARKET
-        self.bidders = [s for s in self.turn_order() if self.people[s].tributes > 0]
-        if not self.bidders:
-            self._event(PUBLIC, "market-empty")
-            self._phase_done(MARKET)
-            return
-        self.market = list(self.edition.slave_market)
-        self._rng(f"market:{self.round}").shuffle(self.market)
-        self._event(PUBLIC, "market-dealt", lots=len(self.market), bidders=[self.seats[s] for s in self.bidders])
-        self._ask_in_turn("look", self.bidders)
-
-    def _look(self, s: int, order: Look) -> None:
-        """"each player in turn looks at 2 cards of his choice"; no one else learns them."""
-        self.owed.pop(s)
-        self.people[s].looked = {lot: self.market[lot - 1] for lot in order.lots}
-        self._event(PUBLIC, "looked", seat=self.seats[s], lots=list(order.lots))
-        self._event(s, "my-look", cards={str(lot): value for lot, value in self.people[s].looked.items()})
-        self._next_in_turn()
-        if not self.owed:
-            self._ask_all("bid", self.bidders)
-
-    def _bids(self, answers: dict[int, Order]) -> None:
-        """Revealed together; per lot the highest bid takes it, the others recover theirs; a
-        tie at the top re-bids."""
-        bids = {s: bid for s, bid in answers.items() if isinstance(bid, Bid)}
-        self._event(PUBLIC, "bids", bids={self.seats[s]: [b.lot, b.tributes] if b.lot else None
-                                          for s, b in sorted(bids.items())})
-        self.tied = {}
-        for lot in range(1, len(self.market) + 1):
-            on_lot = {s: b.tributes for s, b in bids.items() if b.lot == lot and b.tributes > 0}
-            if not on_lot:
-                continue
-            top = max(on_lot.values())
-            best = [s for s in self.turn_order() if on_lot.get(s) == top]
-            if len(best) == 1:
-                self._win_lot(best[0], lot, top)
-            else:
-                self.tied[lot] = best
-        if self.tied:
-            self._event(PUBLIC, "market-tie", lots={str(lot): [self.seats[s] for s in seats]
-                                                    for lot, seats in self.tied.items()})
-            self._ask_all("rebid", sorted(s for seats in self.tied.values() for s in seats))
-        else:
-            self._end_market()
-
-    def _rebids(self, answers: dict[int, Order]) -> None:
-        """"the player who bid the most takes it. If there is still a tie, both players lose
-        their Tributes and no one takes the lot"."""
-        self._event(PUBLIC, "rebids", bids={self.seats[s]: b.tributes for s, b in sorted(answers.items())
-                                            if isinstance(b, Bid)})
-        for lot, seats in sorted(self.tied.items()):
-            offers = {s: answers[s].tributes for s in seats}  # type: ignore[union-attr]
-            top = max(offers.values())
-            best = [s for s in seats if offers[s] == top]
-            if top and len(best) == 1:
-                self._win_lot(best[0], lot, top)
-            elif top:
-                for s in best:
-                    self.people[s].tributes -= top
-                self._event(PUBLIC, "lot-lost", lot=lot, seats=[self.seats[s] for s in best], tributes=top)
-        self.tied = {}
-        self._end_market()
-
-    def _win_lot(self, s: int, lot: int, tributes: int) -> None:
-        value = self.market[lot - 1]
-        person = self.people[s]
-        person.tributes -= tributes
-        person.sacrifice += value
-        self._event(PUBLIC, "lot-won", lot=lot, seat=self.seats[s], tributes=tributes)
-        self._event(s, "my-lot", lot=lot, points=value, total=person.sacrifice)
-
-    def _end_market(self) -> None:
-        self.market = []
-        for person in self.people:
-            person.looked = {}
-        self._phase_done(MARKET)
-
-    # ---- phase 8: the Judgement of the Gods (15.0) ---------------------------------------------------
-
-    def _start_judgement(self) -> None:
-        """15.1: offers to Quetzalcoatl are secret (the urn is opened only at the end), so the
-        turn order in which they go in changes nothing a seat can know: they are asked at once."""
-        self.phase = JUDGEMENT
-        self._ask_all("urn")
-
-    def _urn(self, answers: dict[int, Order]) -> None:
-        for s, offer in answers.items():
-            assert isinstance(offer, Offer)
-            person = self.people[s]
-            person.sacrifice -= offer.points
-            person.urn += offer.points
-            self.verification += offer.points  # the same number in the verification urn
-            self._event(s, "my-offer", god="quetzalcoatl", points=offer.points, urn=person.urn)
-        self._event(PUBLIC, "urn-closed")
-        self._ask_all("tezcatlipoca")
-
-    def _tezcatlipoca(self, answers: dict[int, Order]) -> None:
-        """15.2: offers revealed at once; the Tlatoani rolls the white die three times and keeps
-        the best; the total must reach the Anger card drawn, else Tezcatlipoca steps down."""
-        offers = {s: answers[s].points for s in range(self.n)}  # type: ignore[union-attr]
-        for s, points in offers.items():
-            self.people[s].sacrifice -= points
-        rng = self._rng(f"tezcatlipoca:{self.round}")
-        dice = [rng.randint(1, 6) for _ in range(self.edition.judgement.tezcatlipoca_dice)]
-        card = self._draw_anger()
-        total = sum(offers.values()) + max(dice)
-        calm = total >= card
-        if not calm:
-            self.tezcatlipoca += 1
-        self._event(PUBLIC, "tezcatlipoca", offers={self.seats[s]: p for s, p in sorted(offers.items())},
-                    dice=dice, card=card, total=total, calm=calm, steps=self.tezcatlipoca)
-        self._verify()
-        self.turn_summary = {self.seats[s]: {"tezcatlipoca": offers[s], "tributes": self.people[s].tributes}
-                             for s in range(self.n)}
-        self._end_turn()
-
-    def _draw_anger(self) -> int:
-        """15.2 N.B.: "the 3 cards must all have been played before being reshuffled"."""
-        if not self.anger:
-            self.anger_shuffles += 1
-            self.anger = sorted(self.edition.anger)
-            self._rng(f"anger:{self.anger_shuffles}").shuffle(self.anger)
-            self.anger_played = []
-            self._event(PUBLIC, "anger-reshuffled")
-        card = self.anger.pop()
-        self.anger_played.append(card)
-        return card
-
-    def verification_due(self) -> bool:
-        """15.1: opened every two game turns, and every turn once Quetzalcoatl stands on the
-        penultimate step."""
-        judgement = self.edition.judgement
-        return (self.round % judgement.verify_every == 0
-                or self.quetzalcoatl == judgement.quetzalcoatl_steps - 1)
-
-    def _verify(self) -> None:
-        """"he goes one step up every 20 Sacrifice points. Leftover sacrifice points are left
-        in the urn for the next counting"."""
-        if not self.verification_due():
-            return
-        per, opened = self.points_per_step(), self.verification
-        steps = min(opened // per, self.edition.judgement.quetzalcoatl_steps - self.quetzalcoatl)
-        self.quetzalcoatl += steps
-        self.verification = opened - steps * per
-        self._event(PUBLIC, "verification", opened=opened, steps=steps, quetzalcoatl=self.quetzalcoatl,
-                    left=self.verification)
-
-    def _end_turn(self) -> None:
-        """15.3: Tezcatlipoca in the underworlds ends the game for everyone, and takes it when
-        both gods reach their goal in the same turn; Quetzalcoatl at the gold temple opens his urn."""
-        judgement = self.edition.judgement
-        self.scores.append(self.turn_summary)
-        self.completed.append(Milestone(self.round, JUDGEMENT, scored=True))
-        if self.tezcatlipoca >= judgement.tezcatlipoca_steps:
-            self._finish(destroyed=True)
-        elif self.quetzalcoatl >= judgement.quetzalcoatl_steps:
-            self._finish(destroyed=False)
-        else:
-            self.round += 1
-            self.first = (self.first + 1) % self.n  # 6.0: the card passes to the left
-            self._then("_start_turn")
-
-    def _finish(self, destroyed: bool) -> None:
-        if destroyed:  # "all the players lose ... there is no grading among the losers"
-            self.final = Result(ranking=self.seats, scores={seat: 0 for seat in self.seats}, tie_break=LOST,
-                                breakdown={seat: {"universe": "destroyed"} for seat in self.seats},
-                                places={seat: 1 for seat in self.seats}, breakdown_key="judgement")
-        else:
-            keys = {s: (self.people[s].urn, len(self.assimilated & set(self.cities(s))), self.wealth(s))
-                    for s in range(self.n)}
-            ranking = sorted(range(self.n), key=lambda s: (tuple(-k for k in keys[s]), s))
-            places = {self.seats[s]: 1 + sum(keys[o] > keys[s] for o in range(self.n)) for s in range(self.n)}
-            self.final = Result(
-                ranking=tuple(self.seats[s] for s in ranking),
-                scores={self.seats[s]: keys[s][0] for s in range(self.n)}, tie_break=WIN_TIE_BREAK,
-                breakdown={self.seats[s]: {"quetzalcoatl": keys[s][0], "assimilated": keys[s][1],
-                                           "wealth": keys[s][2]} for s in range(self.n)},
-                places=places, breakdown_key="judgement")
-        self.phase = OVER
-        self.owed = {}
-        self._event(PUBLIC, "game-over", destroyed=destroyed, **self.final.to_json())
-
-
 ASKING = {
     "dike": "the shore of your dike: 'dike SHORE'",
     "army": "your organisation chart: 'army A 3w 1j, B 3w 1j, C 2w 1j, R 2w'",
@@ -691,4 +494,4 @@ def check_setup_counts(edition: Edition, geography: Any) -> None:
                          f"{len(geography.valley())} territories")
 
 
-__all__ = ["AztecaState", "PEOPLES", "PHASES", "PHASES_PLAYED", "Setup"]
+__all__ = ["AztecaState", "OVER", "PEOPLES", "PHASES", "PHASES_PLAYED", "SETUP", "SIMULTANEOUS", "Setup"]
