@@ -146,6 +146,14 @@ class Geography:
         self.region(zone)
         return frozenset(r.key for r in self.regions.values() if zone in r.lakes)
 
+    def touching(self, key: str, dikes: Iterable[Link] = ()) -> frozenset[str]:
+        """Every region next to `key`, by land or water (14.4: an army intercepts in "an adjacent
+        territory (ground or lake)"): a land region's land neighbours and lake zones, a lake zone's
+        zones and shores."""
+        if self.region(key).is_lake:
+            return self._lake[key] | self.shores(key)
+        return self.neighbours(key, dikes) | self.lake_neighbours(key)
+
     def dike_links(self) -> tuple[Link, ...]:
         """5.0 / 13.3: the 3 junctions a dike may take, Tenochtitlan to a shore (none with 3 players)."""
         return self._dikes
@@ -240,6 +248,8 @@ class Geography:
         route = tuple(route)
         if len(route) < 2 or len(set(route)) != len(route) or any(k not in self.regions for k in route):
             return False
+        if self.regions[route[0]].is_lake:
+            return False
         built = self._built(dikes)
         entered = 0
         for i in range(1, len(route)):
@@ -269,13 +279,7 @@ class Geography:
         seen = {start}
         queue = deque([start])
         while queue:
-            here = queue.popleft()
-            nearby = set(self.lake_neighbours(here))
-            if self.regions[here].is_lake:
-                nearby |= self.shores(here)
-            else:
-                nearby |= self.neighbours(here, built)
-            for there in nearby - seen:
+            for there in self.touching(queue.popleft(), built) - seen:
                 if there == goal:
                     return True
                 seen.add(there)
