@@ -84,6 +84,7 @@ def test_the_dike_determines_the_aztec_adjacent_territories(dike):
     """5.1: "For the Aztec player, the dike determines the adjacent territories." (Reading: Tlatelolco,
     on Tenochtitlan's island, and the shore the dike joins.)"""
     assert FULL.adjacent_to_capital("aztecs", [dike]) == {"tlatelolco", dike[1]}
+    assert FULL.adjacent_to_capital("aztecs", [dike[1]]) == {"tlatelolco", dike[1]}  # the shore alone
     assert FULL.adjacent_to_capital("aztecs") == {"tlatelolco"}
 
 
