@@ -29,7 +29,8 @@ PEOPLES = ("aztecs", "toltecs", "chichimecs", "tepanecs")
 ARMY_STEPS = 3  # 14.3: "Armies move up to 3 territories."
 
 Point = tuple[float, float]
-Link = tuple[str, str]
+Link = tuple[str, str]  # a dike junction: (Tenochtitlan, shore)
+Dikes = Iterable[Link | str]  # the dikes built: junctions, or the shores they join to Tenochtitlan
 Predicate = Callable[[str], bool]
 
 
@@ -130,7 +131,7 @@ class Geography:
 
     # --- adjacency -----------------------------------------------------------------------
 
-    def neighbours(self, key: str, dikes: Iterable[Link] = ()) -> frozenset[str]:
+    def neighbours(self, key: str, dikes: Dikes = ()) -> frozenset[str]:
         """Land regions bordering `key` by land; the built `dikes` add their links (13.3)."""
         near = self._land.get(self.region(key).key, frozenset())
         extra = {b if a == key else a for a, b in self._built(dikes) if key in (a, b)}
@@ -146,14 +147,22 @@ class Geography:
         self.region(zone)
         return frozenset(r.key for r in self.regions.values() if zone in r.lakes)
 
+    def touching(self, key: str, dikes: Dikes = ()) -> frozenset[str]:
+        """Every region next to `key`, by land or water (14.4: an army intercepts in "an adjacent
+        territory (ground or lake)"): a land region's land neighbours and lake zones, a lake zone's
+        zones and shores."""
+        if self.region(key).is_lake:
+            return self._lake[key] | self.shores(key)
+        return self.neighbours(key, dikes) | self.lake_neighbours(key)
+
     def dike_links(self) -> tuple[Link, ...]:
         """5.0 / 13.3: the 3 junctions a dike may take, Tenochtitlan to a shore (none with 3 players)."""
         return self._dikes
 
-    def _built(self, dikes: Iterable[Link]) -> set[Link]:
+    def _built(self, dikes: Dikes) -> set[Link]:
         built = set()
-        for link in dikes:
-            pair = tuple(link)
+        for link in dikes:  # a junction as a pair, or as the shore it joins to Tenochtitlan
+            pair = ("tenochtitlan", link) if isinstance(link, str) else tuple(link)
             if pair in self._dikes:
                 built.add(pair)
             elif pair[::-1] in self._dikes:
@@ -162,7 +171,7 @@ class Geography:
                 raise ValueError(f"{pair!r} is not one of the dike junctions {list(self._dikes)}")
         return built
 
-    def adjacent_to_capital(self, people: str, dikes: Iterable[Link] = ()) -> frozenset[str]:
+    def adjacent_to_capital(self, people: str, dikes: Dikes = ()) -> frozenset[str]:
         """5.1: the two territories adjacent to a capital (for the Aztecs, "the dike determines"
         them: Tlatelolco and the shore of the dike built)."""
         return self.neighbours(self.capital(people).key, dikes)
@@ -195,7 +204,7 @@ class Geography:
                     stack.append((*zones, onward))
 
     def paths(self, start: str, steps: int = ARMY_STEPS, *, stop_at: Predicate = _never,
-              may_cross_lake: Predicate = _never, dikes: Iterable[Link] = ()) -> Iterator[tuple[str, ...]]:
+              may_cross_lake: Predicate = _never, dikes: Dikes = ()) -> Iterator[tuple[str, ...]]:
         """Every route an army may take from `start` (14.3): up to `steps` land regions entered,
         stopping on the first one where `stop_at` holds (neutral or enemy land), through lake
         zones only where `may_cross_lake` holds (own boats there, and the controller consents or
@@ -216,7 +225,7 @@ class Geography:
         yield from extend((start,), steps)
 
     def reachable(self, start: str, steps: int = ARMY_STEPS, *, stop_at: Predicate = _never,
-                  may_cross_lake: Predicate = _never, dikes: Iterable[Link] = ()) -> frozenset[str]:
+                  may_cross_lake: Predicate = _never, dikes: Dikes = ()) -> frozenset[str]:
         """The land regions where a move from `start` may end (see paths; `start` not included)."""
         built = self._built(dikes)
         best: dict[str, int] = {start: steps}  # the most steps left on arriving anywhere
@@ -234,11 +243,13 @@ class Geography:
         return frozenset(best) - {start}
 
     def is_path(self, route: Iterable[str], steps: int = ARMY_STEPS, *, stop_at: Predicate = _never,
-                may_cross_lake: Predicate = _never, dikes: Iterable[Link] = ()) -> bool:
+                may_cross_lake: Predicate = _never, dikes: Dikes = ()) -> bool:
         """Whether `route` (as paths gives them: start, regions and lake zones passed, the end)
         is a legal move."""
         route = tuple(route)
         if len(route) < 2 or len(set(route)) != len(route) or any(k not in self.regions for k in route):
+            return False
+        if self.regions[route[0]].is_lake:
             return False
         built = self._built(dikes)
         entered = 0
@@ -260,7 +271,7 @@ class Geography:
         return not self.regions[route[-1]].is_lake
 
     def connected(self, start: str, goal: str, *, through: Predicate,
-                  dikes: Iterable[Link] = ()) -> bool:
+                  dikes: Dikes = ()) -> bool:
         """Whether a continuous chain of regions (land or lake zones) joins `start` to `goal`
         with every region between them satisfying `through` (14.6 the Reserve's chain of the
         player's territories and lake zones; 14.11 a retreat's chain of boats)."""
@@ -269,13 +280,7 @@ class Geography:
         seen = {start}
         queue = deque([start])
         while queue:
-            here = queue.popleft()
-            nearby = set(self.lake_neighbours(here))
-            if self.regions[here].is_lake:
-                nearby |= self.shores(here)
-            else:
-                nearby |= self.neighbours(here, built)
-            for there in nearby - seen:
+            for there in self.touching(queue.popleft(), built) - seen:
                 if there == goal:
                     return True
                 seen.add(there)

@@ -84,6 +84,7 @@ def test_the_dike_determines_the_aztec_adjacent_territories(dike):
     """5.1: "For the Aztec player, the dike determines the adjacent territories." (Reading: Tlatelolco,
     on Tenochtitlan's island, and the shore the dike joins.)"""
     assert FULL.adjacent_to_capital("aztecs", [dike]) == {"tlatelolco", dike[1]}
+    assert FULL.adjacent_to_capital("aztecs", [dike[1]]) == {"tlatelolco", dike[1]}  # the shore alone
     assert FULL.adjacent_to_capital("aztecs") == {"tlatelolco"}
 
 
@@ -234,10 +235,7 @@ def test_the_mainland_is_one_piece_and_the_lake_joins_everything(geo):
     start = next(iter(mainland))
     assert component(start, geo.neighbours) == mainland
 
-    def anything(key):
-        return geo.lake_neighbours(key) | (geo.shores(key) if geo.regions[key].is_lake else geo.neighbours(key))
-
-    assert component(start, anything) == set(geo.regions)
+    assert component(start, geo.touching) == set(geo.regions)
 
 
 @pytest.mark.parametrize("dike", FULL.dike_links())
@@ -316,6 +314,7 @@ def test_an_army_crosses_a_lake_zone_only_where_allowed():
     assert not FULL.is_path(route, may_cross_lake={"lake-2"}.__contains__)
     assert FULL.is_path(route, may_cross_lake={"lake-2", "lake-3"}.__contains__)
     assert not FULL.is_path(("azcapotzalco", "lake-2"), may_cross_lake=lambda zone: True)  # must end on land
+    assert not FULL.is_path(("lake-2", "tlacopan"), may_cross_lake=lambda zone: True)  # and start on it
 
 
 def test_a_lake_crossing_counts_the_landing_as_one_territory():
@@ -359,3 +358,11 @@ def test_a_retreat_by_a_chain_of_boats():
     boats = {"lake-3", "lake-2"}.__contains__
     assert FULL.connected("texcoco", "tizapan", through=boats)
     assert not FULL.connected("texcoco", "xochimilco", through=boats)
+
+
+def test_an_army_intercepts_on_adjacent_ground_or_lake():
+    """14.4: "An army, even if it already moved, can intercept an enemy army that is crossing or stops in
+    an adjacent territory (ground or lake).\""""
+    assert FULL.touching("texcoco") == {"teotihuacan", "coatlinchan", "lake-3"}
+    assert FULL.touching("lake-4") == {"lake-2", "colhuacan", "xochimilco", "chalco", "iztapalapa"}
+    assert "tizapan" in FULL.touching("tenochtitlan", [("tenochtitlan", "tizapan")])
