@@ -74,6 +74,17 @@ class Azteca:
         """Seats play in the record's player order, as given."""
         return AztecaState(setup_from_record(record))
 
+    def forced_order(self, state: AztecaState, seat: str) -> str | None:
+        """The one legal order, for questions whose choices are public facts only: a population
+        marker with a single territory left to take, a dike with a single junction.  Questions
+        whose only answer comes from a secret (an offer with no Sacrifice points held) are left
+        to the seat: answering them at once would tell the others through timing."""
+        s = state.seat_index(seat)
+        kind = state.owed.get(s)
+        options = state.legal(s) if kind in ("place", "dike") else {}
+        choices = options.get("territories") or options.get("shores") or []
+        return f"{kind} {choices[0]}" if len(choices) == 1 else None
+
     def seating(self, seed: int | str, count: int) -> list[str]:
         """6.0 "choose a starting player at random"; 16.0: with 3 players the Aztecs are out."""
         if not self.min_players <= count <= self.max_players:

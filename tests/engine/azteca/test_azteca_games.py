@@ -222,3 +222,40 @@ def test_three_players_place_a_marker_on_the_merged_island_too():
     placed = [event["territory"] for event in state.view(None)["events"] if event["type"] == "marker-placed"]
     assert sorted(placed) == sorted(region.key for region in state.geo.valley()) and len(placed) == 13
     assert state.geo.dike_links() == () and state.dikes == []
+
+
+def test_phases_five_to_seven_are_the_named_seam_not_played_yet():
+    """7.0's eight phases are all named; this step plays 1-4 and 8 (turn.PHASES_PLAYED), so no
+    seat is ever asked anything in the pochteca, lake or war phases."""
+    from engine.azteca.turn import PHASES, PHASES_PLAYED
+    assert set(PHASES) - set(PHASES_PLAYED) == {"pochtecas", "lake", "war"}
+    state = GAME.new_game(record(4, 4))
+    players_bots = bots(4, 4)
+    seen = set()
+    while not state.is_over():
+        seen.add(state.phase)
+        s = state.waiting()[0]
+        state.apply(state.seats[s], players_bots[s].order(state, s))
+    assert seen == {"setup", "cards", "purchase", "market", "judgement"}  # tribute asks nothing
+
+
+def test_only_questions_with_one_public_answer_are_forced():
+    """docs/engine.md, "forced_order": the last population marker has one territory left; an
+    offer from a seat holding no Sacrifice points is not forced (its points are secret)."""
+    state = GAME.new_game(record(6, 3))
+    forced = []
+    while state.phase == "setup":
+        s = state.waiting()[0]
+        answer = GAME.forced_order(state, state.seats[s])
+        if state.owed[s] == "place" and len(state.legal(s)["territories"]) == 1:
+            forced.append(answer)
+            assert answer == f"place {state.legal(s)['territories'][0]}"
+        else:
+            assert answer is None
+        state.apply(state.seats[s], GAME.make_bot("random", 6).order(state, s))
+    assert len(forced) == 1  # the thirteenth marker
+    while state.phase != "judgement":
+        s = state.waiting()[0]
+        state.apply(state.seats[s], GAME.make_bot("random", 6).order(state, s))
+    state.people[0].sacrifice = 0
+    assert GAME.forced_order(state, state.seats[0]) is None
