@@ -1,0 +1,98 @@
+"""Azteca's bots.  `random` gives any legal order, read from the seat's own decision options
+only (what the seat may know)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.azteca.orders import BOXES, Army, Bid, Buy, Dike, Discard, Look, Offer, Order, Place
+
+
+def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
+    """Counters of each kind ("w", "j") dealt one by one into random boxes with room."""
+    boxes: dict[str, list[int]] = {box: [0, 0] for box in room}
+    for index, kind in enumerate(("w", "j")):
+        for _ in range(counts[kind]):
+            open_boxes = [box for box in boxes if sum(boxes[box]) < room[box]]
+            if not open_boxes:
+                break
+            boxes[rng.choice(open_boxes)][index] += 1
+    return boxes
+
+
+def _boxes(placed: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
+    return tuple((box, *placed[box]) for box in BOXES if box in placed and sum(placed[box]))  # type: ignore[misc]
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(f"azteca-random:{seed}")
+
+    def order(self, state: Any, s: int) -> Order:
+        decision = state.decision_of(s)
+        return getattr(self, f"_{decision.kind}")(decision.options)
+
+    def _dike(self, options: dict[str, Any]) -> Order:
+        return Dike(self.rng.choice(options["shores"]))
+
+    def _army(self, options: dict[str, Any]) -> Order:
+        room = {box: options["box_limit"] for box in options["boxes"]}
+        return Army(_boxes(_spread(self.rng, {"w": options["warriors"], "j": options["jaguars"]}, room)))
+
+    def _place(self, options: dict[str, Any]) -> Order:
+        return Place(self.rng.choice(options["territories"]))
+
+    def _cards(self, options: dict[str, Any]) -> Order:
+        return Discard(tuple(sorted(card for card in options["hand"] if self.rng.random() < 0.3)))
+
+    def _purchase(self, options: dict[str, Any]) -> Order:
+        rng, costs, left = self.rng, options["costs"], options["stock"]
+        tributes = rng.randint(0, options["tributes"])  # spend up to this much, keep the rest
+        generals = [g for g in options["generals"] if rng.random() < 0.5 and costs["general"] + costs["warrior"] <= tributes]
+        tributes -= len(generals) * costs["general"]
+        alive = [box for box in BOXES if box == "R" or box in generals or box not in options["generals"]]
+        room = {box: options["box_limit"] - sum(options["chart"][box]) for box in alive}
+        jaguars = min(left["jaguars"], rng.randint(0, tributes // costs["jaguar"]))
+        tributes -= jaguars * costs["jaguar"]
+        warriors = min(left["warriors"], tributes // costs["warrior"], len(generals) + rng.randint(0, 3))
+        tributes -= warriors * costs["warrior"]
+        placed = _spread(rng, {"w": warriors, "j": jaguars}, room)
+        generals = [general for general in generals if sum(placed[general])]  # a new general needs troops
+        boats = min(left["boats"], rng.randint(0, 1), tributes // costs["boat"])
+        tributes -= boats * costs["boat"]
+        pochtecas = min(left["pochtecas"], rng.randint(0, 1), tributes // costs["pochteca"])
+        tributes -= pochtecas * costs["pochteca"]
+        dikes = (rng.choice(options["dikes"]),) if options["dikes"] and tributes >= costs["dike"] and rng.random() < 0.5 else ()
+        buy = Buy(_boxes(placed), tuple(sorted(generals)), pochtecas, boats, dikes)
+        return buy if self._affordable(buy, options) else Buy()
+
+    @staticmethod
+    def _affordable(buy: Buy, options: dict[str, Any]) -> bool:
+        costs = options["costs"]
+        cost = (sum(w for _, w, _ in buy.boxes) * costs["warrior"] + sum(j for _, _, j in buy.boxes) * costs["jaguar"]
+                + len(buy.generals) * costs["general"] + buy.pochtecas * costs["pochteca"]
+                + buy.boats * costs["boat"] + len(buy.dikes) * costs["dike"])
+        return cost <= options["tributes"] and all(
+            box == "R" or box in buy.generals or box not in options["generals"] for box, _, _ in buy.boxes)
+
+    def _look(self, options: dict[str, Any]) -> Order:
+        return Look(tuple(sorted(self.rng.sample(options["lots"], options["look"]))))
+
+    def _bid(self, options: dict[str, Any]) -> Order:
+        if self.rng.random() < 0.2:
+            return Bid(None)
+        return Bid(self.rng.choice(options["lots"]), self.rng.randint(0, options["tributes"]))
+
+    def _rebid(self, options: dict[str, Any]) -> Order:
+        return Bid(options["lot"], self.rng.randint(0, options["tributes"]))
+
+    def _urn(self, options: dict[str, Any]) -> Order:
+        return Offer("quetzalcoatl", self.rng.randint(0, options["sacrifice"]))
+
+    def _tezcatlipoca(self, options: dict[str, Any]) -> Order:
+        return Offer("tezcatlipoca", self.rng.randint(0, options["sacrifice"]))
+
+
+BOTS = {"random": RandomBot}
