@@ -37,6 +37,7 @@ from markupsafe import Markup
 
 from pbem.games import presentation, template_loader
 from pbem.reports import content as _content
+from pbem.reports.glyphs import drawable
 from pbem.reports.safety import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, make_url_fetcher, read_asset
 from pbem.text import clean_text
 
@@ -220,8 +221,7 @@ def rasterise(svg: str, width: int) -> bytes:
     command = [sys.executable, "-I", str(RASTER_SCRIPT), str(int(width))]
     try:
         done = subprocess.run(command, input=svg.encode("utf-8"), capture_output=True, timeout=RASTER_TIMEOUT,
-                              check=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                                               "LANG": "C.UTF-8"})
+                              check=True, env=_raster_environment())
     except subprocess.TimeoutExpired:
         raise RenderError("drawing the board as PNG took too long") from None
     except subprocess.CalledProcessError as error:
@@ -229,10 +229,17 @@ def rasterise(svg: str, width: int) -> bytes:
     return done.stdout
 
 
+def _raster_environment() -> dict[str, str]:
+    """The child's environment: a path, a UTF-8 locale and where fontconfig's settings are,
+    if they were moved (the fonts the pictures draw with are the PDFs')."""
+    moved = {name: os.environ[name] for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH") if name in os.environ}
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **moved}
+
+
 @lru_cache(maxsize=8)  # every seat's mail of one moment shows the same board: drawn once
 def svg_to_png(svg: str, width: int) -> bytes:
     """A trusted SVG as a PNG `width` pixels wide, in 256 colours (see rasterise)."""
-    return _compress_png(rasterise(svg, width))
+    return _compress_png(rasterise(drawable(svg), width))  # no glyph drawn as a box
 
 
 def _compress_png(png: bytes) -> bytes:
@@ -281,7 +288,7 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
 
     pictures = {}
     if _has_board(context):  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
-        pictures["board.svg"] = ("image/svg+xml", context["board"]["svg"].encode("utf-8"))
+        pictures["board.svg"] = ("image/svg+xml", drawable(context["board"]["svg"]).encode("utf-8"))
     asked: set[str] = set()
 
     def log_once(url: str) -> None:
@@ -292,7 +299,7 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     fetcher = make_url_fetcher(log_once, pictures)
 
     def layout(tight: int) -> Any:
-        html = _render(context, "pdf", page_size, tight=tight)
+        html = drawable(_render(context, "pdf", page_size, tight=tight))  # no glyph drawn as a box
         return weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher).render()
 
     failures = _PictureFailures()
