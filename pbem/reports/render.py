@@ -49,8 +49,8 @@ MAIL_BOARD_WIDTH = 600  # CSS pixels in the mail; the PNG has twice as many for 
 RASTER_TIMEOUT = 20
 MAX_SVG = 2_000_000
 # A PDF whose last page is filled less than this share of its height ends in a nearly empty
-# page: it is laid out again up to TIGHTEST times, each a little tighter (_style.css), and the
-# first layout on fewer pages is kept.
+# page: it is laid out again up to TIGHTEST times, each a little tighter (_style.css), and a
+# tighter layout is kept only if it has fewer pages.
 NEARLY_EMPTY = 0.25
 TIGHTEST = 2
 
