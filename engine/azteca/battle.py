@@ -34,6 +34,7 @@ ARMY, NEUTRAL, REINFORCEMENT = "army", "neutral", "reinforcement"
 RANK = {ARMY: 0, RESERVE: 0, NEUTRAL: 0, REINFORCEMENT: 1, COUSIN: 2}
 NEUTRAL_ARMY = {"valley": (1, 1), "outer": (0, 3)}  # 14.12: (warriors, Jaguar knights)
 OVER = "over"
+NONE = "none"  # the answer that declines (no cousin counter, no promotion)
 
 
 class Dice(Protocol):
@@ -97,7 +98,7 @@ class Standing:
 
 
 # What a seat that misses its deadline answers (the caller's choice to use it).
-DEFAULT = Standing(losses=WARRIORS_FIRST, retreat_below=0, reserve=0, cousin="none", promote=True)
+DEFAULT = Standing(losses=WARRIORS_FIRST, retreat_below=0, reserve=4, cousin=NONE, promote=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +271,8 @@ class Battle(Machine):
                                                      defence_retreat))
         self.reserve = reserve if defender is not None else None
         self.outer, self.espionage, self.terrain_die = outer, espionage, terrain_die
-        self.reinforcements, self.cousins = tuple(reinforcements), dict(cousins or {}) if defender is None else {}
+        self.reinforcements = tuple(reinforcements)
+        self.cousins = dict(cousins or {}) if defender is None else {}  # 14.14: only for a neutral
         self.heroic, self.raid = heroic, raid
         self.round = 0
         self.terrain_captures = 0
@@ -304,17 +306,17 @@ class Battle(Machine):
                                      troops.warriors, troops.jaguars))
             self.log.append({"type": "reinforcements", "seat": seat, "side": card_side, "counters": troops.count})
         for seat, their_reserve in self.cousins.items():  # 14.14
-            options = ["none"] + [kind for kind, n in ((WARRIOR, their_reserve.warriors),
+            options = [NONE] + [kind for kind, n in ((WARRIOR, their_reserve.warriors),
                                                        (JAGUAR, their_reserve.jaguars)) if n]
             self.ask(seat, COUSIN, options, lambda s, o=options: None if s.cousin is None else
-                     (s.cousin if s.cousin in o else "none"))
+                     (s.cousin if s.cousin in o else NONE))
         return "declared"
 
     def _declared(self) -> str:
         defender = self.sides[DEFENDER]
         for seat in self.cousins:
             kind = self.take(seat, COUSIN)
-            if kind != "none":
+            if kind != NONE:
                 defender.groups.append(Group(f"cousin-{seat}", seat, COUSIN, int(kind == WARRIOR), int(kind == JAGUAR)))
             self.log.append({"type": "cousin", "seat": seat, "kind": kind})
         if defender.seat is None:
@@ -438,18 +440,18 @@ class Battle(Machine):
         if side.seat is not None:
             keys = [g.key for g in side.groups + side.gone if g.role in (ARMY, RESERVE) and g.warriors]
             if keys:
-                self.ask(side.seat, EXPERIENCE, [None, *keys],
-                         lambda s, k=keys[0]: None if s.promote is None else (k if s.promote else None))
+                self.ask(side.seat, EXPERIENCE, [NONE, *keys],
+                         lambda s, k=keys[0]: None if s.promote is None else (k if s.promote else NONE))
         for group in side.groups:
             if group.role == COUSIN and group.warriors:
-                self.ask(group.owner, EXPERIENCE, [None, group.key],
-                         lambda s, k=group.key: None if s.promote is None else (k if s.promote else None))
+                self.ask(group.owner, EXPERIENCE, [NONE, group.key],
+                         lambda s, k=group.key: None if s.promote is None else (k if s.promote else NONE))
         return "promote"
 
     def _promote(self) -> str:
         for (seat, kind) in list(self.asks):
             key = self.take(seat, kind)
-            if key is not None:
+            if key != NONE:
                 side = self.sides[self.winner]
                 group = next(g for g in side.groups + side.gone if g.key == key)
                 group.warriors, group.jaguars = group.warriors - 1, group.jaguars + 1
