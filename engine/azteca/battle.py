@@ -146,7 +146,7 @@ class Machine:
         self.asks[(seat, kind)] = Ask(seat, kind, options, about)
         orders = self.standing.get(seat)
         chosen = planned(orders) if orders is not None and len(options) > 1 else None
-        if len(options) == 1 or chosen is not None:
+        if len(options) == 1 or chosen in options:  # a standing order that fits nothing asks
             self.answers[(seat, kind)] = options[0] if len(options) == 1 else chosen
 
     def take(self, seat: str, kind: str) -> Any:
@@ -262,6 +262,8 @@ class Battle(Machine):
                  heroic: bool = False, raid: bool = False, standing: Mapping[str, Standing] | None = None,
                  edition: Edition | None = None):
         super().__init__(dice, standing or {})
+        if not army.count or any(side not in (ATTACKER, DEFENDER) for _, side, _ in reinforcements):
+            raise ValueError("a battle needs an attacking army with counters; Reinforcements join attacker or defender")
         edition = edition or packaged_edition()
         self.sides = {ATTACKER: Side(ATTACKER, attacker, [Group(army_key, attacker, ARMY, army.warriors, army.jaguars,
                                                                   army_retreat)]),
@@ -299,7 +301,7 @@ class Battle(Machine):
             engaged = self.take(defender.seat, RESERVE)
             if engaged.count:
                 defender.groups.append(Group(RESERVE, defender.seat, RESERVE, engaged.warriors, engaged.jaguars))
-            self.log.append({"type": "reserve", "seat": defender.seat, "counters": engaged.count})
+            self.log.append({"type": "reserve", "seat": defender.seat})  # how many stays secret (14.1)
         for seat, card_side, troops in self.reinforcements:  # 14.13: announced before the roll
             side = self.sides[card_side]
             side.groups.append(Group(f"reinforcements-{seat}-{len(side.groups)}", seat, REINFORCEMENT,

@@ -32,8 +32,9 @@ class LakeBattle(Machine):
     def __init__(self, dice: Dice, *, attackers: Sequence[str], defenders: Sequence[str], boats: Mapping[str, int],
                  standing: Mapping[str, Standing] | None = None):
         super().__init__(dice, standing or {})
-        if not attackers or not defenders or set(attackers) & set(defenders):
-            raise IllegalOrderError("a lake battle needs an attacker and a defender on different sides")
+        if not attackers or not defenders or set(attackers) & set(defenders) or \
+                not boats.get(attackers[0]) or not boats.get(defenders[0]):
+            raise ValueError("a lake battle needs an attacker and a defender with boats, on different sides")
         self.seats = {ATTACKER: tuple(attackers), DEFENDER: tuple(defenders)}
         self.boats = {seat: boats.get(seat, 0) for seat in (*attackers, *defenders)}
         self.start = dict(self.boats)

@@ -308,6 +308,15 @@ def test_a_standing_order_warriors_first_answers_the_loss():
     assert fight.sides[DEFENDER].group(RESERVE).force == Force(0, 1)
 
 
+def test_a_standing_order_that_fits_no_option_leaves_the_question_asked():
+    """14.9 (pbem: "warriors only" cannot answer a loss that must take a Jaguar knight; the
+    player is asked)."""
+    fight = battle(Scripted(red="LL", yellow="--"), army=Force(2), defence=Force(1, 1), reserve=Force(0, 1),
+                   standing={"tepanecs": Standing(losses=(WARRIOR,), reserve=1)})
+    assert asked(fight)[("tepanecs", LOSSES)] == (("A:jaguar", "A:warrior"), ("A:jaguar", "reserve:jaguar"),
+                                                  ("A:warrior", "reserve:jaguar"))
+
+
 def test_a_wrong_answer_is_refused_and_changes_nothing():
     """14.9 (pbem: only a listed answer is taken, and only from the seat asked)."""
     fight = battle(Scripted(red="L---"), army=Force(1, 1), defence=Force(1, 1))
@@ -522,3 +531,32 @@ def test_the_edition_dice_with_the_games_seed_give_the_same_battle():
         return fight.log
     assert play(7) == play(7)
     assert {f for e in play(7) if e["type"] == "round" for f in e[ATTACKER]["faces"]} <= set(faces["red"] + faces["yellow"])
+
+
+# ---- invariants over many seeded battles ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_battle_ends_and_counts_every_counter(seed):
+    """pbem: with the default answers every battle ends; each counter is a survivor or lost, and
+    no seat wins more Sacrifice points than counters were captured from the other side."""
+    rng = random.Random(seed)
+
+    def force() -> Force:
+        return Force(rng.randint(0, 2), rng.randint(1, 2))
+    army, defence, reserve = force(), force() if rng.random() < .5 else None, force()
+    fight = Battle(EditionDice(packaged_edition().dice, rng), attacker="toltecs", army=army,
+                   defender="tepanecs", defence=defence, reserve=reserve, terrain_die=rng.random() < .5,
+                   heroic=rng.random() < .2)
+    for _ in range(200):
+        for ask in fight.pending():
+            fight.answer(ask.seat, ask.kind, ask.options[rng.randrange(len(ask.options))])
+        if fight.is_over():
+            break
+    outcome = fight.outcome()
+    for seat, start in (("toltecs", {"A": army}), ("tepanecs", {"A": defence, RESERVE: reserve})):
+        for key, counters in outcome.survivors.get(seat, {}).items():
+            fought = counters.count + outcome.lost[seat][key].count  # the Reserve may engage only some
+            assert fought == start[key].count if key == "A" else fought <= start[key].count
+    captured = {seat: sum(f.count for f in outcome.lost.get(seat, {}).values()) for seat in ("toltecs", "tepanecs")}
+    assert outcome.sacrifice.get("toltecs", 0) <= captured["tepanecs"]
+    assert outcome.sacrifice.get("tepanecs", 0) <= captured["toltecs"]
