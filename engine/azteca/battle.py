@@ -262,9 +262,10 @@ class Battle(Machine):
                  heroic: bool = False, raid: bool = False, standing: Mapping[str, Standing] | None = None,
                  edition: Edition | None = None):
         super().__init__(dice, standing or {})
-        if not army.count or any(side not in (ATTACKER, DEFENDER) for _, side, _ in reinforcements):
-            raise ValueError("a battle needs an attacking army with counters; Reinforcements join attacker or defender")
         edition = edition or packaged_edition()
+        if not 0 < army.count <= edition.box_limit or (defence and defence.count > edition.box_limit) or \
+                any(side not in (ATTACKER, DEFENDER) for _, side, _ in reinforcements):
+            raise ValueError("an army has 1 to 4 counters (14.1); Reinforcements join attacker or defender")
         self.sides = {ATTACKER: Side(ATTACKER, attacker, [Group(army_key, attacker, ARMY, army.warriors, army.jaguars,
                                                                   army_retreat)]),
                       DEFENDER: Side(DEFENDER, defender, [])}

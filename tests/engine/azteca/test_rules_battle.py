@@ -5,6 +5,7 @@ round the attacker's dice are rolled before the defender's.  A test that rolls a
 script fails."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -560,3 +561,16 @@ def test_every_battle_ends_and_counts_every_counter(seed):
     captured = {seat: sum(f.count for f in outcome.lost.get(seat, {}).values()) for seat in ("toltecs", "tepanecs")}
     assert outcome.sacrifice.get("toltecs", 0) <= captured["tepanecs"]
     assert outcome.sacrifice.get("tepanecs", 0) <= captured["toltecs"]
+
+
+def test_a_battle_copied_midway_goes_on_the_same():
+    """pbem: a game state is cloned (twin games, replays); a battle inside it, dice included,
+    copies with it and goes on exactly as the original."""
+    fight = Battle(EditionDice(packaged_edition().dice, random.Random(3)), attacker="toltecs", army=Force(2, 2),
+                   defender="tepanecs", defence=Force(2, 2))
+    twin = copy.deepcopy(fight)
+    for one in (fight, twin):
+        while not one.is_over():
+            ask = one.pending()[0]
+            one.answer(ask.seat, ask.kind, () if ask.kind == RETREAT else ask.options[-1])
+    assert fight.log == twin.log and fight.outcome() == twin.outcome()
