@@ -5,9 +5,9 @@ and/or the Reserve, or a neutral territory; cards played, cousins who may declar
 dice the game rolls (`EditionDice`: the edition's faces and the game's seeded RNG).  It runs
 until a seat must decide something (`pending()`: the Reserve's commitment, a cousin's
 declaration, which counters are lost, continue or retreat, a warrior's promotion) and takes
-each answer as a plain value (`answer()`).  A choice with one possible answer is taken at once,
-and a seat's standing orders (`Standing`) answer for it in advance, so a play-by-mail battle
-asks as little as it can.  `outcome()` says what the game must change afterwards.  Readings of
+each answer as a plain value (`answer()`).  A choice with one possible answer is taken at once
+unless that would tell a secret by its timing, and a seat's standing orders (`Standing`) answer
+for it in advance, so a play-by-mail battle asks as little as it can.  `outcome()` says what the game must change afterwards.  Readings of
 rules that are unclear are in docs/rules-azteca.md, "Battles".  The lake battle (13.1) shares
 the dice, questions and standing orders and lives in engine/azteca/lake.py.
 """
@@ -140,14 +140,19 @@ class Machine:
         self.run()
 
     def ask(self, seat: str, kind: str, options: Sequence[Any], planned: Callable[[Standing], Any],
-            **about: Any) -> None:
-        """Ask unless the choice has one answer or the seat's standing orders give it."""
+            secret: bool = True, **about: Any) -> None:
+        """Ask unless the seat's standing orders give the answer, or the choice has one answer
+        and that follows from public facts.  A `secret` choice (its options rest on counters
+        face down, 14.1) is asked even with one answer: answering at once would tell the other
+        seats, by the timing, what the seat holds."""
         options = tuple(options)
         self.asks[(seat, kind)] = Ask(seat, kind, options, about)
         orders = self.standing.get(seat)
-        chosen = planned(orders) if orders is not None and len(options) > 1 else None
-        if len(options) == 1 or chosen in options:  # a standing order that fits nothing asks
-            self.answers[(seat, kind)] = options[0] if len(options) == 1 else chosen
+        chosen = planned(orders) if orders is not None else None
+        if len(options) == 1 and (not secret or chosen is not None):
+            self.answers[(seat, kind)] = options[0]
+        elif chosen in options:  # a standing order that fits no option leaves the question asked
+            self.answers[(seat, kind)] = chosen
 
     def take(self, seat: str, kind: str) -> Any:
         del self.asks[(seat, kind)]
@@ -291,7 +296,7 @@ class Battle(Machine):
     def _start(self) -> str:
         """14.6: the Reserve's commitment, before the attacker announces his force."""
         reserve, seat = self.reserve, self.sides[DEFENDER].seat
-        if reserve is not None and seat is not None and reserve.count:
+        if reserve is not None and seat is not None:
             options = [Force(w, j) for w in range(reserve.warriors + 1) for j in range(reserve.jaguars + 1)]
             self.ask(seat, RESERVE, options, lambda s: None if s.reserve is None else _commit(reserve, s.reserve))
         return "committed"
@@ -406,7 +411,8 @@ class Battle(Machine):
             return self._end(DEFENDER if attacker == 0 and defender else ATTACKER if defender == 0 and attacker else None)
         for side in self.sides.values():  # 14.7: after each round each side continues or retreats
             keys = side.retreatable(self.heroic)
-            if keys and side.seat is not None:
+            reserve = side.name == DEFENDER and self.reserve is not None  # whether it has counters left is secret
+            if side.seat is not None and not self.heroic and (reserve or any(side.group(k).role == ARMY for k in keys)):
                 subsets = [tuple(k for k, bit in zip(keys, bits) if bit) for bits in product((0, 1), repeat=len(keys))]
                 self.ask(side.seat, RETREAT, sorted(subsets, key=lambda t: (len(t), t)),
                          lambda s, k=tuple(keys), p=side.points: None if s.retreat_below is None else
@@ -440,15 +446,15 @@ class Battle(Machine):
         if winner is None or self.raid or not self.round:
             return OVER
         side = self.sides[winner]
-        if side.seat is not None:
+        if side.seat is not None:  # asked even with no warrior left: which counters survived is secret
             keys = [g.key for g in side.groups + side.gone if g.role in (ARMY, RESERVE) and g.warriors]
-            if keys:
-                self.ask(side.seat, EXPERIENCE, [NONE, *keys],
-                         lambda s, k=keys[0]: None if s.promote is None else (k if s.promote else NONE))
-        for group in side.groups:
+            self.ask(side.seat, EXPERIENCE, [NONE, *keys],
+                     lambda s: None if s.promote is None else (keys[0] if s.promote and keys else NONE))
+        for group in side.groups:  # a cousin's counter is known from the combat points and the losses
             if group.role == COUSIN and group.warriors:
                 self.ask(group.owner, EXPERIENCE, [NONE, group.key],
-                         lambda s, k=group.key: None if s.promote is None else (k if s.promote else NONE))
+                         lambda s, k=group.key: None if s.promote is None else (k if s.promote else NONE),
+                         secret=False)
         return "promote"
 
     def _promote(self) -> str:

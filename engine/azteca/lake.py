@@ -65,7 +65,7 @@ class LakeBattle(Machine):
         attacker = self.seats[ATTACKER][0]
         self.ask(attacker, CONTINUE, (True, False),
                  lambda s: None if s.retreat_below is None else left[ATTACKER] >= s.retreat_below,
-                 boats=left[ATTACKER])
+                 secret=False, boats=left[ATTACKER])  # boats are on the board
         return "decided"
 
     def _sink(self, side: str) -> None:

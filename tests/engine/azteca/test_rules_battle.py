@@ -47,6 +47,15 @@ def asked(fight) -> dict[tuple[str, str], tuple]:
     return {(a.seat, a.kind): a.options for a in fight.pending()}
 
 
+def settle(fight):
+    """Each seat asked a question with one answer gives it (the battle asks it all the same when
+    the answer rests on its secret counters)."""
+    while any(len(a.options) == 1 for a in fight.pending()):
+        ask = next(a for a in fight.pending() if len(a.options) == 1)
+        fight.answer(ask.seat, ask.kind, ask.options[0])
+    return fight
+
+
 def colours_rolled(dice: Scripted) -> list[str]:
     return [colour for colour, _ in dice.rolled]
 
@@ -162,18 +171,21 @@ def test_a_lance_captures_one_enemy_counter_of_the_losers_choice():
     assert fight.sides[DEFENDER].groups[0].force == Force(1, 0)
 
 
-def test_a_loss_with_one_possible_choice_is_not_asked():
-    """14.9 (pbem: a choice with one possible answer is taken at once; three warriors losing one
-    leave only one way)."""
+def test_a_loss_with_one_possible_answer_is_asked_all_the_same_unless_a_standing_order_gives_it():
+    """14.9; 14.1: the counters are "face down ... so that their combat force is unknown" (pbem:
+    three warriors losing one have one answer, but taking it at once would tell the attacker by
+    its timing that the army holds no Jaguar knight; a standing order answers it at once)."""
     fight = battle(Scripted(red="L---"), army=Force(3), defence=Force(3))
-    assert (("tepanecs", LOSSES)) not in asked(fight)
-    assert fight.sides[DEFENDER].groups[0].force == Force(2)
+    assert asked(fight)[("tepanecs", LOSSES)] == (("A:warrior",),)
+    fight = battle(Scripted(red="L---"), army=Force(3), defence=Force(3),
+                   standing={"tepanecs": Standing(losses=WARRIORS_FIRST)})
+    assert ("tepanecs", LOSSES) not in asked(fight) and fight.sides[DEFENDER].groups[0].force == Force(2)
 
 
 def test_more_lances_than_counters_capture_only_the_counters():
     """14.7: "Whenever a die shows a lance, an enemy troop is captured" (pbem reading: a lance
     with no counter left to capture is lost; one counter is one Sacrifice point)."""
-    fight = battle(Scripted(yellow="LL", red="--"), army=Force(0, 2), defence=Force(1))
+    fight = settle(battle(Scripted(yellow="LL", red="--"), army=Force(0, 2), defence=Force(1)))
     outcome = fight.outcome()
     assert outcome.winner == ATTACKER and outcome.sacrifice == {"toltecs": 1}
 
@@ -181,7 +193,7 @@ def test_more_lances_than_counters_capture_only_the_counters():
 def test_losses_are_removed_simultaneously_and_both_destroyed_the_defender_keeps_the_territory():
     """14.9: "Losses are removed simultaneously"; 14.7: "When both armies are destroyed
     simultaneously, the defender preserves his territory.\""""
-    fight = battle(Scripted(red="L-L-"), army=Force(1), defence=Force(1))
+    fight = settle(battle(Scripted(red="L-L-"), army=Force(1), defence=Force(1)))
     outcome = fight.outcome()
     assert outcome.winner is None and outcome.holder == DEFENDER
     assert set(outcome.destroyed) == {("toltecs", "A"), ("tepanecs", "A")} and outcome.sacrifice == {}
@@ -191,7 +203,7 @@ def test_the_strong_side_is_determined_again_each_round():
     """14.7: "At the end of each round, losses of each player are taken out and the strong side
     is re-determined.\""""
     dice = Scripted(yellow="----", red="L---")
-    fight = battle(dice, army=Force(0, 2), defence=Force(3))
+    fight = settle(battle(dice, army=Force(0, 2), defence=Force(3)))
     fight.answer("toltecs", RETREAT, ())
     fight.answer("tepanecs", RETREAT, ())
     assert points(fight, 2) == (2, 3)
@@ -222,8 +234,8 @@ def test_only_the_victor_turns_captures_into_sacrifice_points():
     """14.7: "Only the victor can transform the captured counters in Sacrifice points ... The
     troops captured by the loser are not transformed in Sacrifice points, they are simply
     discarded.\""""
-    fight = battle(Scripted(red="L-L-"), army=Force(3), defence=Force(3),
-                   standing={"toltecs": Standing(retreat_below=0, promote=False)})
+    fight = settle(battle(Scripted(red="L-L-"), army=Force(3), defence=Force(3),
+                          standing={"toltecs": Standing(retreat_below=0, promote=False)}))
     fight.answer("tepanecs", RETREAT, ("A",))
     outcome = fight.outcome()
     assert outcome.winner == ATTACKER and outcome.sacrifice == {"toltecs": 1}
@@ -234,14 +246,14 @@ def test_the_victor_captures_the_territory_and_the_destroyed_armys_general_dies(
     """14.7: "Whenever a player wins a battle in a neutral territory or in a territory belonging
     to another player, he captures the territory"; 14.1: "An army is destroyed and his general
     killed when its last counter is captured in a combat.\""""
-    outcome = battle(Scripted(red="LL--"), standing={"toltecs": Standing(promote=False)}).outcome()
+    outcome = settle(battle(Scripted(red="LL--"), standing={"toltecs": Standing(promote=False)})).outcome()
     assert outcome.holder == ATTACKER and outcome.destroyed == (("tepanecs", "A"),)
 
 
 def test_heroic_battle_allows_no_retreat():
     """14.6: "The Reserve can always retreat after the first combat round (except "Heroic
     Battle" card)" (edition text: neither side may retreat)."""
-    fight = battle(Scripted(red="----LL--"), heroic=True)
+    fight = settle(battle(Scripted(red="----LL--"), heroic=True))
     assert [a.kind for a in fight.pending()] == [EXPERIENCE] and fight.round == 2
 
 
@@ -285,7 +297,7 @@ def test_a_terrain_lance_captures_at_once_and_does_not_count_for_the_strong_side
     """14.8: "If he gets a lance, he immediately captures one counter of his opponent's army.
     This counter will not be taken into account when determining the strong side.\""""
     dice = Scripted(yellow="L--", red="--")
-    fight = battle(dice, army=Force(3), defence=Force(1, 1), terrain_die=True)
+    fight = settle(battle(dice, army=Force(3), defence=Force(1, 1), terrain_die=True))
     assert points(fight, 1) == (2, 3) and colours_rolled(dice)[1:] == ["red", "red", "yellow", "yellow"]
 
 
@@ -294,7 +306,7 @@ def test_a_terrain_capture_is_a_sacrifice_point_even_if_the_defender_loses():
     the battle.\""""
     fight = battle(Scripted(yellow="LLL", red="--"), army=Force(1, 2), defence=Force(1), terrain_die=True)
     fight.answer("toltecs", LOSSES, ("A:warrior",))
-    outcome = fight.outcome()
+    outcome = settle(fight).outcome()
     assert outcome.winner == ATTACKER and outcome.sacrifice == {"toltecs": 1, "tepanecs": 1}
 
 
@@ -331,7 +343,7 @@ def test_a_wrong_answer_is_refused_and_changes_nothing():
 def test_a_standing_order_retreats_when_the_force_falls_below_a_mark():
     """14.7: "At the end of each round, the players decide either to continue the battle, either
     to retreat" (pbem: "retreat when my force falls below 2", given in advance, answers for him)."""
-    fight = battle(Scripted(red="--L-"), standing={"toltecs": Standing(retreat_below=2),
+    fight = battle(Scripted(red="--L-"), standing={"toltecs": Standing(retreat_below=2, losses=WARRIORS_FIRST),
                                                    "tepanecs": Standing(retreat_below=2, promote=False)})
     outcome = fight.outcome()
     assert outcome.winner == DEFENDER and outcome.retreated == (("toltecs", "A"),) and outcome.rounds == 1
@@ -341,7 +353,7 @@ def test_both_sides_retreating_leave_the_territory_to_the_defender():
     """14.7: "A player wins a battle if ... the enemy army retreats" (pbem reading: when both
     retreat after the same round nobody wins, nothing is worth a Sacrifice point, and the defender
     keeps his territory, as when both are destroyed)."""
-    fight = battle(Scripted(red="L-L-"), army=Force(3), defence=Force(3))
+    fight = settle(battle(Scripted(red="L-L-"), army=Force(3), defence=Force(3)))
     fight.answer("toltecs", RETREAT, ("A",))
     fight.answer("tepanecs", RETREAT, ("A",))
     outcome = fight.outcome()
@@ -352,8 +364,8 @@ def test_an_attacker_left_with_reinforcements_only_fights_on():
     """14.13: Reinforcements "are the last to be captured. If they win the battle, they remain on
     the territory" (pbem reading: they fight on alone when the army is gone, cannot retreat, and
     win the territory for the side they joined)."""
-    fight = neutral(Scripted(white="1", yellow="--", red="L-LL--"), army=Force(1),
-                    reinforcements=[("chichimecs", ATTACKER, Force(1, 1))])
+    fight = settle(neutral(Scripted(white="1", yellow="--", red="L-LL--"), army=Force(1),
+                           reinforcements=[("chichimecs", ATTACKER, Force(1, 1))]))
     outcome = fight.outcome()
     assert outcome.rounds == 2 and outcome.destroyed == (("toltecs", "A"),)
     assert outcome.holder == ATTACKER and outcome.staying == {"chichimecs": Force(1, 1)}
@@ -364,15 +376,26 @@ def test_an_attacker_left_with_reinforcements_only_fights_on():
 def test_after_a_victory_a_surviving_warrior_may_become_a_jaguar_knight():
     """14.10: "After a victorious battle against another army, a survivor warrior can be
     transformed into a Jaguar knight.\""""
-    fight = battle(Scripted(red="LL--"), army=Force(2), defence=Force(2))
+    fight = settle(battle(Scripted(red="LL--"), army=Force(2), defence=Force(2)))
     assert asked(fight) == {("toltecs", EXPERIENCE): (NONE, "A")}
     fight.answer("toltecs", EXPERIENCE, "A")
     assert fight.outcome().survivors["toltecs"]["A"] == Force(1, 1)
 
 
+def test_a_victor_without_a_surviving_warrior_is_asked_all_the_same():
+    """14.10 (pbem: which counters survived is secret, 14.1, so the victor is asked even when only
+    Jaguar knights are left and "none" is the one answer)."""
+    fight = settle(battle(Scripted(yellow="LL", red="--"), army=Force(0, 2), defence=Force(2)))
+    assert fight.pending() == [] and fight.is_over()
+    assert [e for e in fight.log if e["type"] == "promotion"] == []
+    fight = battle(Scripted(yellow="LL", red="--"), army=Force(0, 2), defence=Force(2),
+                   standing={"tepanecs": Standing(losses=WARRIORS_FIRST)})
+    assert asked(fight) == {("toltecs", EXPERIENCE): (NONE,)}
+
+
 def test_no_experience_against_a_raid():
     """14.10: "N.B.: this rule does not apply in battle against Raids.\""""
-    fight = battle(Scripted(red="--LL"), army=Force(2), defence=Force(2), raid=True)
+    fight = settle(battle(Scripted(red="--LL"), army=Force(2), defence=Force(2), raid=True))
     assert fight.is_over() and fight.outcome().winner == DEFENDER and not fight.outcome().promoted
 
 
@@ -409,8 +432,8 @@ def test_the_reserve_may_retreat_after_the_first_round_while_the_army_fights_on(
 
 def test_the_reserve_is_never_destroyed():
     """14.6: "It is never destroyed, even if all its counters are captured.\""""
-    fight = battle(Scripted(yellow="LL", red="--"), army=Force(3), defence=None, reserve=Force(2),
-                   standing={"tepanecs": Standing(reserve=2), "toltecs": Standing(promote=False)})
+    fight = settle(battle(Scripted(yellow="LL", red="--"), army=Force(3), defence=None, reserve=Force(2),
+                          standing={"tepanecs": Standing(reserve=2), "toltecs": Standing(promote=False)}))
     outcome = fight.outcome()
     assert outcome.holder == ATTACKER and outcome.destroyed == () and outcome.lost["tepanecs"][RESERVE] == Force(2)
 
@@ -464,8 +487,8 @@ def test_reinforcements_are_captured_last():
 def test_reinforcements_that_win_stay_and_mobilised_troops_go():
     """14.13: "If they win the battle, they remain on the territory until the end of the turn ...
     The troops brought in with the mobilization roll are removed at the end of the battle.\""""
-    fight = neutral(Scripted(white="4", yellow="L-", red="--"), army=Force(1),
-                    reinforcements=[("chichimecs", DEFENDER, Force(1))])
+    fight = settle(neutral(Scripted(white="4", yellow="L-", red="--"), army=Force(1),
+                           reinforcements=[("chichimecs", DEFENDER, Force(1))]))
     outcome = fight.outcome()
     assert outcome.winner == DEFENDER and outcome.staying == {"chichimecs": Force(1)}
     assert set(outcome.survivors) == {"toltecs"}
@@ -476,9 +499,11 @@ def test_reinforcements_that_win_stay_and_mobilised_troops_go():
 def test_a_cousin_sends_one_counter_of_his_reserve():
     """14.14: "Any player adjacent to a neutral territory attacked by another player can declare
     himself cousin of the attacked kingdom. In this case, he can send 1 counter from his Reserve
-    to help the neutral army.\""""
+    to help the neutral army." (pbem: a seat whose Reserve is empty is asked all the same, with
+    one answer, so that nobody learns by the timing that it is empty.)"""
     fight = neutral(Scripted(white="1", red="--", yellow="--"), cousins={"aztecs": Force(2, 1), "tepanecs": Force()})
-    assert asked(fight) == {("aztecs", COUSIN): (NONE, WARRIOR, JAGUAR)}
+    assert asked(fight) == {("aztecs", COUSIN): (NONE, WARRIOR, JAGUAR), ("tepanecs", COUSIN): (NONE,)}
+    fight.answer("tepanecs", COUSIN, NONE)
     fight.answer("aztecs", COUSIN, JAGUAR)
     assert points(fight, 1) == (4, 5)
 
@@ -509,8 +534,8 @@ def test_cousins_take_losses_in_turn_order():
 def test_a_surviving_cousin_warrior_may_become_a_jaguar_knight_and_returns_to_the_reserve():
     """14.14: "If the neutral wins ... If this is a warrior, then it can be transformed into a
     Jaguar knight and will return to the Reserve.\""""
-    fight = neutral(Scripted(white="1", red="--", yellow="L-"), army=Force(1),
-                    cousins={"aztecs": Force(1)}, standing={"aztecs": Standing(cousin=WARRIOR)})
+    fight = settle(neutral(Scripted(white="1", red="--", yellow="L-"), army=Force(1),
+                           cousins={"aztecs": Force(1)}, standing={"aztecs": Standing(cousin=WARRIOR)}))
     assert asked(fight) == {("aztecs", EXPERIENCE): (NONE, "cousin-aztecs")}
     fight.answer("aztecs", EXPERIENCE, "cousin-aztecs")
     outcome = fight.outcome()
