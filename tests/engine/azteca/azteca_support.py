@@ -127,12 +127,20 @@ def to_phase(state: AztecaState, phase: str, answer: dict[str, str] | None = Non
     """Play on with plain answers (no purchases, no bids, no offers; `answer` by kind) until
     the game is in `phase`."""
     plain = {"cards": "keep", "purchase": "buy nothing", "look": "look 1 2", "bid": "bid none",
-             "rebid": "bid none", "urn": "quetzalcoatl 0", "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
+             "rebid": "bid none", "mission": "mission none", "attack": "attack none", "join": "join neutral",
+             "fight": "stop", "urn": "quetzalcoatl 0", "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
     through_setup(state)
     while state.phase != phase and not state.is_over():
         s = state.waiting()[0]
-        order(state, state.seats[s], plain[state.owed[s]])
+        kind = state.owed[s]
+        order(state, state.seats[s], plain.get(kind) or plain_sheet(state, s))
     return state
+
+
+def plain_sheet(state: AztecaState, s: int) -> str:
+    """The phase-5 sheet that keeps the pochtecas at home and puts every boat in lake zone 1."""
+    boats = state.legal(s)["boats"]
+    return f"send {boats}B1" if boats else "send nothing"
 
 
 def events(state: AztecaState, kind: str, reader: str | None = None) -> list[dict[str, Any]]:
