@@ -64,7 +64,9 @@ class PochtecaMissions:
             elif mission == "assimilation":
                 allowed = (territory in valley and owner == s and territory != self.capital(s)
                            and territory not in self.assimilated and self.assimilation_room(s) > 0)
-            else:  # espionage (also in the outer valleys) or nothing
+            elif mission == "espionage":  # "prevents a neutral territory from benefiting from his
+                allowed = owner is None   # mobilization roll ... also possible in the exterior valleys"
+            else:
                 allowed = True
             if allowed:
                 possible.append(mission)
