@@ -104,18 +104,20 @@ class LakeDomination:
         self._lake_battle_goes_on()
 
     def _lake_battle_goes_on(self) -> None:
+        """Each round's sunk boats leave the board at once; the attacker is asked after each."""
         battle = self.lake_fight
         for entry in battle.log:
-            self._event(PUBLIC, entry["type"], zone=self.lake_zone, **{k: v for k, v in entry.items() if k != "type"})
+            self._event(PUBLIC, entry["type"], zone=self.lake_zone,
+                        **{("battle_round" if k == "round" else k): v for k, v in entry.items() if k != "type"})
         battle.log.clear()
+        for seat, boats in battle.boats.items():
+            person = self.people[self.seats.index(seat)]
+            person.boats[self.lake_zone] = boats
+            person.boats = {zone: count for zone, count in person.boats.items() if count}
         if not battle.is_over():
             self.owed = {self.seats.index(battle.pending()[0].seat): "fight"}
             return
         outcome = battle.outcome()
-        for seat, boats in outcome.boats.items():
-            person = self.people[self.seats.index(seat)]
-            person.boats[self.lake_zone] = boats
-            person.boats = {zone: count for zone, count in person.boats.items() if count}
         self.lake_fought |= {self.seats.index(seat) for seat in outcome.boats}
         self._event(PUBLIC, "lake-battle-over", zone=self.lake_zone, lost=outcome.lost, boats=outcome.boats)
         self.lake_fight = None
