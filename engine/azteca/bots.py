@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.azteca.orders import BOXES, Army, Bid, Buy, Dike, Discard, Look, Offer, Order, Place
+from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
+                                  Offer, Order, Place, Send)
 
 
 def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
@@ -87,6 +88,48 @@ class RandomBot:
 
     def _rebid(self, options: dict[str, Any]) -> Order:
         return Bid(options["lot"], self.rng.randint(0, options["tributes"]))
+
+    def _send(self, options: dict[str, Any]) -> Order:
+        """Each pochteca to a different territory or on an expedition (some kept home); every
+        boat in a random zone."""
+        rng = self.rng
+        free = list(options["destinations"])
+        rng.shuffle(free)
+        sent = []
+        for letter in options["pochtecas"]:
+            if rng.random() < 0.3 or not free:
+                sent.append((letter, EXPEDITION))
+            elif rng.random() < 0.9:
+                sent.append((letter, free.pop()))
+        boats: dict[int, int] = {}
+        for _ in range(options["boats"]):
+            zone = rng.choice(options["zones"])
+            boats[zone] = boats.get(zone, 0) + 1
+        return Send(tuple(sent), tuple(sorted(boats.items())))
+
+    def _mission(self, options: dict[str, Any]) -> Order:
+        """A random mission for each pochteca, dropped when the Tributes or assimilations run out."""
+        tributes, room, chosen = options["tributes"], options["assimilations"], []
+        for letter, choice in sorted(options["pochtecas"].items()):
+            mission = self.rng.choice(choice["missions"])
+            price = options["prices"][mission]
+            if mission != "none" and price <= tributes and (mission != "assimilation" or room > 0):
+                tributes -= price
+                room -= mission == "assimilation"
+                chosen.append((letter, mission))
+        return Missions(tuple(chosen))
+
+    def _attack(self, options: dict[str, Any]) -> Order:
+        if self.rng.random() < 0.5:
+            return Attack(None)
+        zone, seat = self.rng.choice(options["targets"])
+        return Attack(zone, seat)
+
+    def _join(self, options: dict[str, Any]) -> Order:
+        return Join(self.rng.choice(options["sides"]))
+
+    def _fight(self, options: dict[str, Any]) -> Order:
+        return Fight(self.rng.random() < 0.6)
 
     def _urn(self, options: dict[str, Any]) -> Order:
         return Offer("quetzalcoatl", self.rng.randint(0, options["sacrifice"]))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine.azteca.orders import BOXES, Army, Bid, Buy, Dike, Discard, Look, Offer, Order, Place
+from engine.azteca.orders import (BOXES, EXPEDITION, POCHTECAS, Army, Attack, Bid, Buy, Dike, Discard, Look, Missions,
+                                  Offer, Order, Place, Send)
 from engine.core import IllegalOrderError
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def stock(state: "AztecaState", s: int) -> dict[str, int]:
     aztecs = state.seats[s] == "aztecs"
     return {"warriors": counters["warriors"] - person.on_chart(0),
             "jaguars": counters["jaguars"] - person.on_chart(1),
-            "pochtecas": counters["pochtecas"] - person.pochtecas,
+            "pochtecas": counters["pochtecas"] - state.pochteca_stock(s),
             "boats": counters["boats"] - sum(person.boats.values()),
             "dikes": min(counters["dikes"] - len(state.dikes), len(free_dikes(state))) if aztecs else 0}
 
@@ -57,7 +58,25 @@ def legal_choices(state: "AztecaState", s: int) -> dict[str, Any]:
         return {"lot": state.tied_lot(s), "tributes": person.tributes}
     if kind in ("urn", "tezcatlipoca"):
         return {"sacrifice": person.sacrifice}
+    if kind == "send":
+        return {"pochtecas": list(POCHTECAS[:person.pochtecas]), "destinations": state.destinations(s),
+                "boats": sum(person.boats.values()), "zones": sorted(lake.number for lake in state.geo.lakes())}
+    if kind == "mission":
+        return {"pochtecas": state.mission_choices(s), "tributes": person.tributes,
+                "prices": {mission: price for mission, (price, _) in state.mission_terms().items()},
+                "assimilations": state.assimilation_room(s)}
+    if kind == "attack":
+        return {"targets": [[zone, seat] for zone, seat in state.lake_targets(s)]}
+    if kind == "join":
+        return {"zone": state.lake_zone, "sides": ["attacker", "defender", "neutral"],
+                "attacker": state.seats[_role(state, "attacker")], "defender": state.seats[_role(state, "defender")]}
+    if kind == "fight":
+        return {"zone": state.lake_zone, "boats": dict(state.lake_fight.boats)}
     raise AssertionError(kind)
+
+
+def _role(state: "AztecaState", role: str) -> int:
+    return next(s for s, side in state.lake_battle_sides.items() if side == role)
 
 
 def check(state: "AztecaState", s: int, kind: str, order: Order) -> None:
@@ -83,6 +102,12 @@ def check(state: "AztecaState", s: int, kind: str, order: Order) -> None:
                                     f"{', '.join(map(str, options['lots']))}")
     elif isinstance(order, Bid):
         _bid(kind, order, options)
+    elif isinstance(order, Send):
+        _send(order, options)
+    elif isinstance(order, Missions):
+        _missions(order, options)
+    elif isinstance(order, Attack) and order.zone is not None and [order.zone, order.seat] not in options["targets"]:
+        raise IllegalOrderError(f"you may attack {_targets(options['targets'])}, not {order.seat} in zone {order.zone}")
     elif isinstance(order, Offer):
         god = "quetzalcoatl" if kind == "urn" else "tezcatlipoca"
         if order.god != god:
@@ -151,3 +176,45 @@ def _bid(kind: str, order: Bid, options: dict[str, Any]) -> None:
         raise IllegalOrderError(f"the lots are {', '.join(map(str, options['lots']))}")
     if order.tributes > options["tributes"]:
         raise IllegalOrderError(f"you have {options['tributes']} Tributes, not {order.tributes}")
+
+
+def _send(order: Send, options: dict[str, Any]) -> None:
+    """12.0: pochtecas held, each to a destination allowed, "A player cannot send several
+    Pochtecas to the same territory (except in Expeditions)"; 13.0: "players must determine the
+    position of all their boats" in the lake zones."""
+    for letter, where in order.pochtecas:
+        if letter not in options["pochtecas"]:
+            raise IllegalOrderError(f"you have pochtecas {', '.join(options['pochtecas']) or 'none'} to send, not {letter}")
+        if where != EXPEDITION and where not in options["destinations"]:
+            raise IllegalOrderError(f"a pochteca cannot go to {where}: not a territory in play, another "
+                                    f"player's capital or a territory where an enemy army stands")
+    sent = [where for _, where in order.pochtecas if where != EXPEDITION]
+    if len(sent) != len(set(sent)):
+        raise IllegalOrderError("two of your pochtecas cannot go to the same territory (except on expeditions)")
+    for zone, _ in order.boats:
+        if zone not in options["zones"]:
+            raise IllegalOrderError(f"the lake zones are {', '.join(map(str, options['zones']))}, not {zone}")
+    placed = sum(count for _, count in order.boats)
+    if placed != options["boats"]:
+        raise IllegalOrderError(f"place all your {options['boats']} boats in lake zones (you placed {placed})")
+
+
+def _missions(order: Missions, options: dict[str, Any]) -> None:
+    """12.0: each pochteca a mission its territory allows, paid from the Tributes held; at most
+    5 assimilated Cities."""
+    pochtecas = options["pochtecas"]
+    for letter, mission in order.missions:
+        if letter not in pochtecas:
+            raise IllegalOrderError(f"you have no pochteca {letter} on a mission now")
+        if mission not in pochtecas[letter]["missions"]:
+            raise IllegalOrderError(f"pochteca {letter} in {pochtecas[letter]['territory']} may do "
+                                    f"{', '.join(pochtecas[letter]['missions'])}, not {mission}")
+    cost = sum(options["prices"][mission] for _, mission in order.missions)
+    if cost > options["tributes"]:
+        raise IllegalOrderError(f"those missions cost {cost} Tributes; you have {options['tributes']}")
+    if sum(mission == "assimilation" for _, mission in order.missions) > options["assimilations"]:
+        raise IllegalOrderError(f"you may assimilate {options['assimilations']} more Cities (at most 5 in all)")
+
+
+def _targets(targets: list[list[Any]]) -> str:
+    return ", ".join(f"{seat} in zone {zone}" for zone, seat in targets) or "nobody"

@@ -44,6 +44,21 @@ DECISION_KINDS = (
     _kind("rebid", "slave-market re-bid", "bid LOT TRIBUTES | bid none", 24, True, "re-bid on a tied lot",
           "Tied bidders bid again in secret; the highest takes the lot, and a second tie loses both "
           "bids (11.0)."),
+    _kind("send", "pochteca and boat sheet", "send A 11, B exp, 2B4 | send nothing", 24, True,
+          "send your pochtecas and place your boats", "Each player secretly writes where each pochteca goes "
+          "(a territory or an expedition) and how many boats go in each lake zone; all sheets are revealed "
+          "together, the boats in phase 6 (12.0, 13.0)."),
+    _kind("mission", "pochteca missions", "mission A alliance, B espionage | mission none", 24, False,
+          "choose your pochtecas' missions", "In turn from the first player, each chooses what his pochtecas do "
+          "where they stand: alliance, rebellion, assimilation, espionage or nothing (12.0)."),
+    _kind("attack", "lake attack", "attack ZONE SEAT | attack none", 24, False, "announce your lake attacks",
+          "In turn order each player may attack another player's boats in a lake zone where he has boats, then "
+          "those of a player that has not fought yet (13.0)."),
+    _kind("join", "side in a lake battle", "join attacker | join defender | join neutral", 24, True,
+          "choose a side in the lake battle", "Other players with boats in the zone secretly join the attacker, "
+          "the defender or stay neutral, revealed before the battle (13.0)."),
+    _kind("fight", "lake battle round", "continue | stop", 12, False, "continue or stop your lake battle",
+          "After each round of a lake battle the attacker goes on or stops; there are no retreats (13.1)."),
     _kind("urn", "offer to Quetzalcoatl", "quetzalcoatl POINTS", 24, True, "make your offer to Quetzalcoatl",
           "Sacrifice points put secretly in Quetzalcoatl's urn decide the winner; the verification urn "
           "makes him climb a step per 20 points (15.1)."),

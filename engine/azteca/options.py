@@ -10,4 +10,10 @@ OPTIONS = (
            meanings={"standard": "20 points a step (15 with 3 players), as in 15.1 and 16.0",
                      "experienced": "22 points a step, whatever the number of players",
                      "expert": "25 points a step, whatever the number of players"}),
+    # 18.0 "I'VE ALREADY GIVEN...": "Now Alliances and Assimilations are no longer automatic."
+    Option("alliances", "automatic", "Whether pochtecas' alliances and assimilations always succeed",
+           ("automatic", "already-given"),
+           meanings={"automatic": "an alliance costs 3 Tributes and an assimilation 3, both succeed (12.0)",
+                     "already-given": "an alliance costs 2 Tributes and a red die's lance, or 4 and a yellow "
+                                      "die's lance; an assimilation 1 Tribute and a red die's lance (18.0)"}),
 )

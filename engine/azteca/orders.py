@@ -7,6 +7,11 @@
     buy A 2w, R 1j, general B, pochteca 1, boat 1, dike tizapan | buy nothing    (phase 3)
     look 1 3                                      two slave-market cards (phase 4)
     bid 2 3 | bid none                            lot 2 for 3 Tributes (phase 4, secret; also a re-bid)
+    send A 11, B exp, 2B4, 1B1 | send nothing      pochteca destinations and boat zones (phase 5, secret)
+    mission A alliance, B espionage | mission none    what each pochteca does (phase 5, in turn)
+    attack 2 toltecs | attack none                 a lake battle (phase 6, in turn)
+    join attacker | join defender | join neutral   a third party in the zone (phase 6, secret)
+    continue | stop                                the attacker after each round of a lake battle
     quetzalcoatl 5 | tezcatlipoca 3               Sacrifice points offered (phase 8, secret)
 
 One order a line; ';' also ends an order.  Territories are written by key or by number.
@@ -22,6 +27,10 @@ from engine.core import ParseError
 BOXES = ("A", "B", "C", "R")  # three armies and the Reserve
 GENERALS = ("A", "B", "C")
 GODS = ("quetzalcoatl", "tezcatlipoca")
+POCHTECAS = ("A", "B", "C")
+EXPEDITION = "exp"
+MISSIONS = ("alliance", "alliance 2", "alliance 4", "rebellion", "assimilation", "espionage", "none")
+SIDES = ("attacker", "defender", "neutral")
 MAX_ORDERS = 50
 MAX_NUMBER = 999
 
@@ -74,7 +83,35 @@ class Offer:
     points: int
 
 
-Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer]
+@dataclass(frozen=True, slots=True)
+class Send:
+    """The phase-5 sheet (12.0, 13.0): each pochteca's destination and every boat's lake zone."""
+    pochtecas: tuple[tuple[str, str], ...] = ()  # (letter, territory key or EXPEDITION), by letter
+    boats: tuple[tuple[int, int], ...] = ()  # (lake zone number, boats), by zone
+
+
+@dataclass(frozen=True, slots=True)
+class Missions:
+    missions: tuple[tuple[str, str], ...] = ()  # (letter, mission) by letter; one left out does none
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    zone: int | None  # None: no (more) attack this turn
+    seat: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    side: str  # one of SIDES
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    on: bool  # the attacker goes on to another round (True) or stops the lake battle
+
+
+Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight]
 Resolve = Callable[[str], str]  # a territory as written -> its key
 
 _NUMBER = re.compile(r"\d{1,3}")
@@ -85,6 +122,9 @@ SYNTAX = {
     "discard": "discard CARD... | keep", "buy": "buy [A 2w 1j,] [general B,] [pochteca N,] [boat N,] "
     "[dike SHORE] | buy nothing", "look": "look N N", "bid": "bid LOT TRIBUTES | bid none",
     "quetzalcoatl": "quetzalcoatl POINTS", "tezcatlipoca": "tezcatlipoca POINTS",
+    "send": "send A 11, B exp, 2B4 | send nothing", "mission": "mission A alliance, B espionage | mission none",
+    "attack": "attack ZONE SEAT | attack none", "join": "join attacker | join defender | join neutral",
+    "continue": "continue | stop", "stop": "continue | stop",
 }
 
 
@@ -157,6 +197,56 @@ def _buy(rest: str, line: str, resolve: Resolve | None) -> Buy:
                tuple(sorted(set(dikes))))
 
 
+_TIGHT_POCHTECA = re.compile(r"([abc])(\d{1,3}|exp)")
+_BOATS = re.compile(r"(\d{1,2})b(\d{1,2})")
+
+
+def _send(rest: str, line: str, resolve: Resolve | None) -> Send:
+    """'A 11, B exp, 2B4' or the paper sheet's 'A11 BEXP 2B4': letters with destinations, boats
+    as COUNT B ZONE."""
+    if rest in ("nothing", "none"):
+        return Send()
+    words = rest.replace(",", " ").split()
+    pochtecas: dict[str, str] = {}
+    boats: dict[int, int] = {}
+    i = 0
+    while i < len(words):
+        word, tight, fleet = words[i], _TIGHT_POCHTECA.fullmatch(words[i]), _BOATS.fullmatch(words[i])
+        if fleet:
+            zone, count = int(fleet.group(2)), int(fleet.group(1))
+            if zone in boats:
+                raise _error(f"lake zone {zone} is written twice", line, "send")
+            boats[zone] = count
+            i += 1
+            continue
+        if tight:
+            letter, where = tight.group(1), tight.group(2)
+            i += 1
+        elif word in ("a", "b", "c") and i + 1 < len(words):
+            letter, where = word, words[i + 1]
+            i += 2
+        else:
+            raise _error(f"cannot read {word!r}: write a pochteca as 'A 11' or 'A exp', boats as '2B4'", line, "send")
+        if letter.upper() in pochtecas:
+            raise _error(f"pochteca {letter.upper()} is sent twice", line, "send")
+        pochtecas[letter.upper()] = where if where == EXPEDITION else _territory(where, line, "send", resolve)
+    return Send(tuple(sorted(pochtecas.items())), tuple(sorted(boats.items())))
+
+
+def _missions(rest: str, line: str) -> Missions:
+    if rest in ("none", "nothing"):
+        return Missions()
+    chosen: dict[str, str] = {}
+    for part in (p.strip() for p in rest.split(",")):
+        letter, _, mission = part.partition(" ")
+        if letter.upper() not in POCHTECAS or mission not in MISSIONS:
+            raise _error(f"cannot read {part!r}: a pochteca's letter and one of {', '.join(MISSIONS)}", line, "mission")
+        if letter.upper() in chosen:
+            raise _error(f"pochteca {letter.upper()} is given two missions", line, "mission")
+        chosen[letter.upper()] = mission
+    return Missions(tuple(sorted((letter, m) for letter, m in chosen.items() if m != "none")))
+
+
 def parse_line(line: str, resolve: Resolve | None = None) -> Order:
     text = " ".join(line.lower().split())
     head, _, rest = text.partition(" ")
@@ -179,6 +269,18 @@ def parse_line(line: str, resolve: Resolve | None = None) -> Order:
         return Bid(None)
     if head == "bid" and len(words) == 2:
         return Bid(_number(words[0], line, "the lot", head), _number(words[1], line, "the Tributes bid", head))
+    if head == "send" and words:
+        return _send(rest, line, resolve)
+    if head == "mission" and words:
+        return _missions(rest, line)
+    if head == "attack" and words in (["none"], ["nothing"]):
+        return Attack(None)
+    if head == "attack" and len(words) == 2:
+        return Attack(_number(words[0], line, "the lake zone", head), words[1])
+    if head == "join" and len(words) == 1 and words[0] in SIDES:
+        return Join(words[0])
+    if head in ("continue", "stop") and not words:
+        return Fight(head == "continue")
     if head in GODS and len(words) == 1:
         return Offer(head, _number(words[0], line, "the Sacrifice points", head))
     if head in SYNTAX or head == "keep":
@@ -220,4 +322,17 @@ def to_text(order: Order) -> str:
         return "bid none" if order.lot is None else f"bid {order.lot} {order.tributes}"
     if isinstance(order, Offer):
         return f"{order.god} {order.points}"
+    if isinstance(order, Send):
+        items = [f"{letter} {where}" for letter, where in order.pochtecas]
+        items += [f"{count}B{zone}" for zone, count in order.boats]
+        return f"send {', '.join(items)}" if items else "send nothing"
+    if isinstance(order, Missions):
+        chosen = [f"{letter} {mission}" for letter, mission in order.missions]
+        return f"mission {', '.join(chosen)}" if chosen else "mission none"
+    if isinstance(order, Attack):
+        return "attack none" if order.zone is None else f"attack {order.zone} {order.seat}"
+    if isinstance(order, Join):
+        return f"join {order.side}"
+    if isinstance(order, Fight):
+        return "continue" if order.on else "stop"
     raise TypeError(f"not an Azteca order: {order!r}")

@@ -8,8 +8,9 @@ docs/rules-azteca.md.
 
 The turn's eight phases are all named in turn.PHASES; this step of the implementation plays
 those in turn.PHASES_PLAYED and passes over the others (see the comment there).  Phase 4 lives
-in market.py and phase 8 with the game's end in judgement.py; the checks of orders against the
-rules in choices.py; views in views.py.
+in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py) and
+phase 8 with the game's end in judgement.py; the checks of orders against the rules in
+choices.py; views in views.py.
 """
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ from typing import Any, Sequence
 
 from engine.azteca.choices import check, legal_choices
 from engine.azteca.components import Edition
+from engine.azteca.domination import LakeDomination
 from engine.azteca.judgement import JudgementOfTheGods
 from engine.azteca.market import SlaveMarket
-from engine.azteca.orders import (BOXES, GENERALS, Army, Bid, Buy, Dike, Discard, Look, Offer, Order, Place,
-                                  parse_orders, to_text)
-from engine.azteca.turn import (CARDS, JUDGEMENT, MARKET, OVER, PEOPLES, PHASES, PHASES_PLAYED, PUBLIC,
-                                PURCHASE, SETUP, SIMULTANEOUS, TRIBUTE)
+from engine.azteca.orders import (BOXES, GENERALS, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
+                                  Offer, Order, Place, Send, parse_orders, to_text)
+from engine.azteca.pochtecas import PochtecaMissions
+from engine.azteca.turn import (CARDS, JUDGEMENT, LAKE, MARKET, OVER, PEOPLES, PHASES, PHASES_PLAYED, POCHTECAS,
+                                PUBLIC, PURCHASE, SETUP, SIMULTANEOUS, TRIBUTE, WAR)
 from engine.azteca.views import build_view
 from engine.core import (Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, SetupError,
                          submit_in_turn)
@@ -42,14 +45,16 @@ class Setup:
 
 @dataclass
 class People:
-    """One seat's holdings.  Secret to its seat: sacrifice, hand, chart, urn, looked, answer, marker."""
+    """One seat's holdings.  Secret to its seat: sacrifice, hand, chart, urn, looked, answer, marker,
+    boat_plan (until phase 6 places the boats)."""
     tributes: int = 0
     sacrifice: int = 0  # Sacrifice points held, not yet offered
     hand: list[str] = field(default_factory=list)
     chart: dict[str, list[int]] = field(default_factory=lambda: {box: [0, 0] for box in BOXES})
     generals: dict[str, str | None] = field(default_factory=dict)  # letter -> territory; None: killed
     pochtecas: int = 0  # in the capital, awaiting a mission
-    boats: dict[str, int] = field(default_factory=dict)  # where -> how many
+    boats: dict[str, int] = field(default_factory=dict)  # where (capital or lake zone) -> how many
+    boat_plan: dict[int, int] = field(default_factory=dict)  # lake zone number -> boats, written in phase 5
     urn: int = 0  # offered to Quetzalcoatl over the game
     looked: dict[int, int] = field(default_factory=dict)  # slave-market lot -> value, this turn
     answer: Order | None = None  # a simultaneous decision's order, until every seat has answered
@@ -60,7 +65,7 @@ class People:
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState(SlaveMarket, JudgementOfTheGods):
+class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheGods):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -98,6 +103,17 @@ class AztecaState(SlaveMarket, JudgementOfTheGods):
         self.market: list[int] = []  # the slave-market cards on lots 1.., this turn (secret)
         self.bidders: list[int] = []
         self.tied: dict[int, list[int]] = {}  # lot -> seats that must re-bid
+        self.envoys: dict[int, dict[str, str]] = {}  # phase 5: seat -> pochteca letter -> where
+        self.spies: dict[int, dict[str, str]] = {}  # pochtecas on espionage until phase 7 ends
+        self.alliances_tried: set[tuple[int, str]] = set()  # (seat, territory) this turn
+        self.mission_queue: list[int] = []  # seats whose missions are still to resolve
+        self.attack_queue: list[int] = []  # phase 6: the seat announcing attacks first
+        self.lake_attacks = 0  # attacks the seat at the head of attack_queue has made
+        self.lake_battles = 0  # lake battles fought this turn (each rolls its own stream)
+        self.lake_fought: set[int] = set()  # seats that took part in a lake battle this turn
+        self.lake_battle_sides: dict[int, str] = {}  # seat -> attacker / defender / neutral
+        self.lake_zone = ""
+        self.lake_fight: Any = None  # the LakeBattle under way
         self.quetzalcoatl = 0  # steps climbed
         self.tezcatlipoca = 0  # steps descended
         self.verification = 0  # the verification urn's contents (secret until opened)
@@ -168,7 +184,9 @@ class AztecaState(SlaveMarket, JudgementOfTheGods):
                    ("place", Place): self._place, ("cards", Discard): self._answer,
                    ("purchase", Buy): self._purchase, ("look", Look): self._look, ("bid", Bid): self._answer,
                    ("rebid", Bid): self._answer, ("urn", Offer): self._answer,
-                   ("tezcatlipoca", Offer): self._answer}.get((kind, type(order)))
+                   ("tezcatlipoca", Offer): self._answer, ("send", Send): self._answer,
+                   ("mission", Missions): self._missions, ("attack", Attack): self._attack, ("join", Join): self._answer,
+                   ("fight", Fight): self._fight}.get((kind, type(order)))
         if handler is None:
             raise IllegalOrderError(f"the game asks you for {ASKING[kind]}")
         check(self, s, kind, order)
@@ -291,7 +309,8 @@ class AztecaState(SlaveMarket, JudgementOfTheGods):
 
     def _resolve(self, kind: str) -> None:
         {"army": self._charts, "cards": self._discards, "bid": self._bids, "rebid": self._rebids,
-         "urn": self._urn, "tezcatlipoca": self._tezcatlipoca}[kind](self._answers())
+         "send": self._sheets, "join": self._joins, "urn": self._urn,
+         "tezcatlipoca": self._tezcatlipoca}[kind](self._answers())
 
     def _advance(self) -> None:
         """Nothing is owed: the steps that need no decision run until one does."""
@@ -408,8 +427,10 @@ class AztecaState(SlaveMarket, JudgementOfTheGods):
     def _phase_done(self, phase: str) -> None:
         """On to the next phase this implementation plays (PHASES_PLAYED)."""
         later = [p for p in PHASES_PLAYED if PHASES.index(p) > PHASES.index(phase)]
+        if PHASES.index(phase) < PHASES.index(WAR) < PHASES.index(later[0]):
+            self._recall_spies()  # the Flower War is passed over (turn.PHASES_PLAYED)
         self._then({TRIBUTE: "_tribute", PURCHASE: "_start_purchases", MARKET: "_start_market",
-                    JUDGEMENT: "_start_judgement"}[later[0]])
+                    POCHTECAS: "_start_pochtecas", LAKE: "_start_lake", JUDGEMENT: "_start_judgement"}[later[0]])
 
     # ---- phase 2: tribute and sacrifice points (9.0) ----------------------------------------------
 
@@ -482,6 +503,11 @@ ASKING = {
     "look": "the two slave-market cards you look at: 'look N N'",
     "bid": "your slave-market bid: 'bid LOT TRIBUTES' or 'bid none'",
     "rebid": "your new bid on the tied lot: 'bid LOT TRIBUTES' or 'bid none'",
+    "send": "your pochtecas' destinations and boats' zones: 'send A 11, B exp, 2B4' or 'send nothing'",
+    "mission": "your pochtecas' missions: 'mission A alliance, B espionage' or 'mission none'",
+    "attack": "your lake attack: 'attack ZONE SEAT' or 'attack none'",
+    "join": "your side in the lake battle: 'join attacker', 'join defender' or 'join neutral'",
+    "fight": "whether your lake battle goes on: 'continue' or 'stop'",
     "urn": "your offer to Quetzalcoatl: 'quetzalcoatl POINTS'",
     "tezcatlipoca": "your offer to Tezcatlipoca: 'tezcatlipoca POINTS'",
 }

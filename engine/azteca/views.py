@@ -3,12 +3,14 @@
 Built field by field from public facts plus the reader's own secrets, never by filtering a
 full dump.  Secret to their own seat: the organisation chart, the hand of Azteca cards, the
 Sacrifice points held and offered to Quetzalcoatl, a drawn population marker and the value of
-the markers it placed face down, the slave-market cards it looked at and won, and any secret
-answer (chart, discards, bid, offer) until every seat asked has answered.  Never shown: the
+the markers it placed face down, the slave-market cards it looked at and won, the boats' zones it
+wrote on its phase-5 sheet (until phase 6 places them), and any secret answer (chart, discards,
+sheet, bid, side in a lake battle, offer) until every seat asked has answered.  Never shown: the
 order of any deck, the slave-market cards nobody turned over, the urns' contents (the
 verification urn's only when it is opened).  Public: Tributes (announced aloud, 9.0), hand
 sizes, counters bought, generals, boats, pochtecas and dikes on the board, cities, revealed
-markers, bids once revealed, the gods' steps and the Anger cards played since the last shuffle.
+markers, bids once revealed, pochtecas' destinations once revealed, missions and their dice, boats
+once placed, lake battles and lake control, the gods' steps and the Anger cards played since the last shuffle.
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ def _seat(state: "AztecaState", s: int) -> dict[str, Any]:
     return {"seat": state.seats[s], "name": state.setup.names[s], "capital": state.capital(s),
             "tributes": person.tributes, "hand": len(person.hand),
             "generals": dict(person.generals), "boats": dict(person.boats), "pochtecas": person.pochtecas,
+            "envoys": dict(state.envoys.get(s, {})), "spies": dict(state.spies.get(s, {})),
             "cities": state.cities(s)}
 
 
@@ -71,6 +74,7 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
             "hand": sorted(person.hand), "chart": {box: list(counts) for box, counts in person.chart.items()},
             "looked": {str(lot): value for lot, value in person.looked.items()},
             "marker": person.marker,
+            "boat_plan": {str(zone): count for zone, count in sorted(person.boat_plan.items())},
             "answer": None if person.answer is None else state.order_text(person.answer)}
     if not state.markers_revealed:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}

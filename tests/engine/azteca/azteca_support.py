@@ -3,6 +3,7 @@ API of AZTECA.md (so the rules are tested apart from the real map), positions se
 directly, and orders by text."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,12 +128,20 @@ def to_phase(state: AztecaState, phase: str, answer: dict[str, str] | None = Non
     """Play on with plain answers (no purchases, no bids, no offers; `answer` by kind) until
     the game is in `phase`."""
     plain = {"cards": "keep", "purchase": "buy nothing", "look": "look 1 2", "bid": "bid none",
-             "rebid": "bid none", "urn": "quetzalcoatl 0", "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
+             "rebid": "bid none", "mission": "mission none", "attack": "attack none", "join": "join neutral",
+             "fight": "stop", "urn": "quetzalcoatl 0", "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
     through_setup(state)
     while state.phase != phase and not state.is_over():
         s = state.waiting()[0]
-        order(state, state.seats[s], plain[state.owed[s]])
+        kind = state.owed[s]
+        order(state, state.seats[s], plain.get(kind) or plain_sheet(state, s))
     return state
+
+
+def plain_sheet(state: AztecaState, s: int) -> str:
+    """The phase-5 sheet that keeps the pochtecas at home and puts every boat in lake zone 1."""
+    boats = state.legal(s)["boats"]
+    return f"send {boats}B1" if boats else "send nothing"
 
 
 def events(state: AztecaState, kind: str, reader: str | None = None) -> list[dict[str, Any]]:
@@ -157,3 +166,38 @@ def next_judgement(state: AztecaState, **offers: dict[str, int]) -> None:
     if not state.is_over():
         to_phase(state, "purchase")
         to_phase(state, "judgement")
+
+
+def edition_with(**changes: Any) -> dict[str, Any]:
+    """The packaged edition's data with some parts replaced (dice, Expedition cards...)."""
+    import json
+    from importlib import resources
+    data = json.loads(resources.files("engine.azteca").joinpath("data", "edition.json").read_text("utf-8"))
+    return {**data, **changes}
+
+
+def dice(red: str = "blank", yellow: str = "blank") -> dict[str, Any]:
+    """Dice whose every face is the one given: the lance or not, for certain."""
+    return {"white": [str(n) for n in range(1, 7)], "red": [red] * 6, "yellow": [yellow] * 6}
+
+
+def at_pochtecas(pochtecas: dict[str, int] | None = None, tributes: dict[str, int] | None = None,
+                 **game: Any) -> AztecaState:
+    """Turn 1 at the phase-5 sheet, every seat holding its one boat, the pochtecas and Tributes given."""
+    state = to_phase(new_game(**game), "pochtecas")
+    for seat, count in (pochtecas or {}).items():
+        state.people[state.seats.index(seat)].pochtecas = count
+    for seat, count in (tributes or {}).items():
+        state.people[state.seats.index(seat)].tributes = count
+    return state
+
+
+def sheets(state: AztecaState, written: dict[str, str]) -> None:
+    """Every seat asked writes its sheet: the pochtecas as given, its boats as given or in zone 1."""
+    for s in list(state.waiting()):
+        seat = state.seats[s]
+        text = written.get(seat, "")
+        if not re.search(r"\dB\d", text):
+            boats = state.legal(s)["boats"]
+            text = ", ".join(part for part in (text, f"{boats}B1" if boats else "") if part)
+        order(state, seat, f"send {text}" if text else "send nothing")

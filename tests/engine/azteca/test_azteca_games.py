@@ -9,7 +9,8 @@ import pytest
 
 from engine.azteca import GAME
 from engine.azteca.components import load_edition, packaged_edition
-from engine.azteca.orders import Army, Bid, Buy, Discard, Dike, Look, Offer, Place, parse_orders, to_text
+from engine.azteca.orders import (Army, Attack, Bid, Buy, Discard, Dike, Fight, Join, Look, Missions, Offer, Place, Send,
+                                  parse_orders, to_text)
 from engine.azteca.state import SIMULTANEOUS
 from engine.core import IllegalOrderError, NotYourDecisionError, OrderError, ParseError, SetupError, play_out
 
@@ -45,14 +46,18 @@ def played(seed: int, players: int):
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_random_bots_play_many_seeded_games_to_their_end(players):
-    """The implemented phases (setup, 1-4, 8) played by random bots for many seeds end cleanly,
-    each with one milestone per game turn and a well-formed result."""
+    """The implemented phases (setup, 1-6, 8) played by random bots for many seeds end cleanly,
+    each with one milestone per game turn and a well-formed result; pochtecas go on missions and
+    expeditions, and lake battles are fought."""
+    seen = set()
     for seed in SEEDS:
         state = played(seed, players)
+        seen |= {event["type"] for event in state.events} | {event.get("mission") for event in state.events}
         result = state.result()
         assert set(result.ranking) == set(state.seats)
         assert [m.round for m in state.milestones()] == list(range(1, state.round + 1))
         assert len(state.scores_by_round()) == state.round
+    assert seen >= {"expedition", "alliance", "espionage", "lake-attack", "lake-battle-over", "lake-control"}
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -105,7 +110,7 @@ def test_changing_another_seats_secret_leaves_a_view_unchanged():
                         assert twins[0].view(reader) == twins[1].view(reader), (kind, reader)
                     assert [d.options for d in twins[0].decisions()] == [d.options for d in twins[1].decisions()]
             state.apply(state.seats[s], players_bots[s].order(state, s))
-    assert compared >= {"army", "cards", "bid", "urn", "tezcatlipoca"}
+    assert compared >= {"army", "cards", "bid", "send", "urn", "tezcatlipoca"}  # "join": test_rules_lake
 
 
 def test_in_turn_secrets_stay_with_their_seat():
@@ -131,7 +136,10 @@ def test_in_turn_secrets_stay_with_their_seat():
 @pytest.mark.parametrize("order", [
     Dike("tizapan"), Army((("A", 3, 1), ("B", 3, 1), ("C", 2, 1), ("R", 2, 0))), Place("chalco"),
     Discard(()), Discard(("raid", "tlaloc")), Buy(), Buy((("A", 2, 1), ("R", 0, 1)), ("B",), 2, 1, ("tlacopan",)),
-    Look((1, 3)), Bid(None), Bid(2, 3), Offer("quetzalcoatl", 5), Offer("tezcatlipoca", 0)])
+    Look((1, 3)), Bid(None), Bid(2, 3), Offer("quetzalcoatl", 5), Offer("tezcatlipoca", 0),
+    Send(), Send((("A", "chalco"), ("B", "exp")), ((2, 1), (4, 2))), Missions(), Missions((("A", "alliance 4"),)),
+    Missions((("A", "rebellion"), ("C", "espionage"))), Attack(None), Attack(2, "toltecs"), Join("neutral"),
+    Fight(True), Fight(False)])
 def test_every_order_reads_back_from_its_text(order):
     """docs/rules-azteca.md, "Orders": each order's canonical text parses back to it."""
     assert parse_orders(to_text(order)) == [order]
@@ -139,14 +147,17 @@ def test_every_order_reads_back_from_its_text(order):
 
 @pytest.mark.parametrize("text, expected", [
 ("buy pochtecas 2, boats 1", "buy pochteca 2, boat 1"),
-    ("Bid 2 3", "bid 2 3"), ("buy none", "buy nothing"), ("keep", "keep"), ("army a 3w1j, r 2w", "army A 3w 1j, R 2w")])
+    ("Bid 2 3", "bid 2 3"), ("send A11 BEXP 2B4", "send A 11, B exp, 2B4"), ("send none", "send nothing"),
+    ("mission A none, B assimilation", "mission B assimilation"), ("Stop", "stop"), ("buy none", "buy nothing"), ("keep", "keep"), ("army a 3w1j, r 2w", "army A 3w 1j, R 2w")])
 def test_lenient_spellings_read_as_the_canonical_order(text, expected):
     """Orders are read whatever their case and spacing."""
     assert [to_text(o) for o in parse_orders(text)] == [expected]
 
 
 @pytest.mark.parametrize("text", ["", "march A to chalco", "army X 3w", "army A 3q", "look 1", "bid 2",
-                                  "quetzalcoatl lots", "buy 3 warriors", "place", "dike"])
+                                  "quetzalcoatl lots", "buy 3 warriors", "place", "dike",
+                                  "send A11 A12", "send D11", "send 2B4 3B4", "mission A conquest", "attack 2",
+                                  "join nobody", "continue now"])
 def test_text_outside_the_grammar_is_refused(text):
     with pytest.raises(ParseError):
         parse_orders(text)
@@ -224,19 +235,20 @@ def test_three_players_place_a_marker_on_the_merged_island_too():
     assert state.geo.dike_links() == () and state.dikes == []
 
 
-def test_phases_five_to_seven_are_the_named_seam_not_played_yet():
-    """7.0's eight phases are all named; this step plays 1-4 and 8 (turn.PHASES_PLAYED), so no
-    seat is ever asked anything in the pochteca, lake or war phases."""
+def test_phase_seven_is_the_named_seam_not_played_yet():
+    """7.0's eight phases are all named; this step plays 1-6 and 8 (turn.PHASES_PLAYED), so no
+    seat is ever asked anything in the war phase, and the pochteca and lake phases ask."""
     from engine.azteca.turn import PHASES, PHASES_PLAYED
-    assert set(PHASES) - set(PHASES_PLAYED) == {"pochtecas", "lake", "war"}
-    state = GAME.new_game(record(4, 4))
-    players_bots = bots(4, 4)
+    assert set(PHASES) - set(PHASES_PLAYED) == {"war"}
     seen = set()
-    while not state.is_over():
-        seen.add(state.phase)
-        s = state.waiting()[0]
-        state.apply(state.seats[s], players_bots[s].order(state, s))
-    assert seen == {"setup", "cards", "purchase", "market", "judgement"}  # tribute asks nothing
+    for seed in range(4):
+        state = GAME.new_game(record(seed, 4))
+        players_bots = bots(seed, 4)
+        while not state.is_over():
+            seen.add(state.phase)
+            s = state.waiting()[0]
+            state.apply(state.seats[s], players_bots[s].order(state, s))
+    assert seen == {"setup", "cards", "purchase", "market", "pochtecas", "lake", "judgement"}  # tribute asks nothing
 
 
 def test_only_questions_with_one_public_answer_are_forced():

@@ -101,7 +101,8 @@ def test_tributes_are_announced_and_sacrifice_points_kept_secret():
     """9.0: "Each player must announce aloud the amount of tribute they receive"; 15.0:
     "Sacrifice points accumulated during the whole game turn are kept secret"."""
     state = _income_position()
-    to_phase(state, "cards")
+    to_phase(state, "judgement")
+    state.lake_control["lake-2"] = 1  # phase 6 of turn 1 decided it afresh
     to_phase(state, "purchase")
     tribute = [e for e in events(state, "tribute", "aztecs") if e["seat"] == "toltecs"][-1]
     assert tribute["tributes"] == 9

@@ -44,7 +44,7 @@ def test_a_player_without_tributes_cannot_take_part():
 def test_no_tributes_anywhere_no_market():
     """11.0: nobody has Tributes, so nobody takes part and the market is not held."""
     state = _market((0, 0, 0, 0))
-    assert state.phase == "judgement" and events(state, "market-empty")
+    assert state.phase == "pochtecas" and events(state, "market-empty")
 
 
 def test_each_player_in_turn_looks_at_two_cards_that_only_he_sees():
@@ -147,7 +147,7 @@ def test_a_second_tie_loses_both_bids_and_nobody_takes_the_lot():
     assert [p.tributes for p in state.people[:2]] == [2, 2]
     assert [p.sacrifice for p in state.people[:2]] == [0, 0]
     assert events(state, "lot-lost")[-1]["lot"] == 1
-    assert state.phase == "judgement"
+    assert state.phase == "pochtecas"
 
 
 def test_a_tied_player_may_decline_to_re_bid():
