@@ -136,7 +136,7 @@ class FlowerWar:
         self._end_war()
 
     def _end_war(self) -> None:
-        self.war = None
+        self.war, self.plans, self.moved = None, {}, set()
         self._recall_spies()
         self._phase_done(WAR)
 
