@@ -272,3 +272,44 @@ def test_a_conquest_removes_another_players_pochteca(dice):
     assert state.owner.get("tizapan") == SEATS.index("toltecs")
     assert state.spies[SEATS.index("chichimecs")] == {}
     assert events(state, "pochteca-removed")[0]["pochteca"] == "B"
+
+
+def test_an_army_crossing_a_lake_zone_is_intercepted_from_a_harbour_with_boats(dice):
+    """14.4: "An army can intercept on a lake zone only if at least one boat of the same color is
+    present and if the player controls this zone or no other player controls it." The Tepanecs in
+    Coyoacan (harbour on zone 2) meet a Toltec army crossing zone 2 only with a boat there."""
+    def crossing(tepanec_boats: dict) -> AztecaState:
+        state = turn(board({"toltecs": {"A": ("colhuacan", 3, 0)}, "tepanecs": {"A": ("coyoacan", 1, 0)}},
+                           {"tlatelolco": "toltecs", "coyoacan": "tepanecs"},
+                           boats={"toltecs": {"lake-2": 1}, "tepanecs": tepanec_boats}),
+                     "toltecs", {"tepanecs": "plan intercept A, retreat 9", "toltecs": "plan retreat 0, promote no"})
+        order(state, "toltecs", "move A lake-2 tlatelolco")
+        return state
+    assert not events(crossing({}), "interception")
+    met = crossing({"lake-2": 1})
+    assert events(met, "interception")[0]["at"] == "lake-2" and where(met, "toltecs") == "tlatelolco"
+
+
+def test_a_conquered_city_changes_marker_and_loses_its_assimilation(dice):
+    """14.7: "If the territory has already a marker from another player, it is replaced by a marker
+    belonging to the victor." pbem: the new marker is a plain City (not assimilated)."""
+    state = turn(board({"chichimecs": {"A": ("coatlinchan", 2, 0)}},
+                       {"chalco": "toltecs", "coatlinchan": "chichimecs"}), "chichimecs")
+    state.assimilated.add("chalco")
+    order(state, "chichimecs", "move A chalco")
+    assert state.owner["chalco"] == SEATS.index("chichimecs") and "chalco" not in state.assimilated
+    assert where(state, "chichimecs") == "chalco"
+
+
+def test_several_defending_armies_fight_one_after_another(dice):
+    """14.7: "There is a battle when 2 enemy armies meet." pbem: two Toltec armies in Chalco fight
+    the attacker in turn, A first; the attacker beats A and then meets B (Chalco is a mountain:
+    the Toltecs' terrain die comes first, a blank)."""
+    dice.faces["yellow"] = list("-L-")
+    state = turn(board({"toltecs": {"A": ("chalco", 1, 0), "B": ("chalco", 2, 0)},
+                        "chichimecs": {"A": ("coatlinchan", 0, 4)}},
+                       {"chalco": "toltecs", "coatlinchan": "chichimecs"}),
+                 "chichimecs", {"chichimecs": "plan promote no, losses warriors", "toltecs": "plan losses warriors"})
+    order(state, "chichimecs", "move A chalco")
+    assert where(state, "toltecs", "A") is None
+    assert [e["defending_army"] for e in events(state, "battle")] == ["A", "B"]
