@@ -18,8 +18,9 @@ from engine.core import Bot, DecisionKind, SetupError, check_options, check_play
 MAX_NAME = 60
 
 
-def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str) -> DecisionKind:
-    return DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule)
+def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str,
+          **words: Any) -> DecisionKind:
+    return DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule, **words)
 
 
 DECISION_KINDS = (
@@ -65,7 +66,8 @@ DECISION_KINDS = (
           "zones he controls, and how his battles are answered in advance (14.4, 14.3, pbem's standing orders)."),
     _kind("march", "army move", "[reorganise A 2w, B 2w 1j;] move A TERRITORY | pass", 24, False, "move an army",
           "A movement marker of your colour was drawn: reorganise armies standing together, then move one army up "
-          "to 3 territories, stopping on entering neutral or enemy land, or pass (14.2-14.5)."),
+          "to 3 territories, stopping on entering neutral or enemy land, or pass (14.2-14.5).",
+          words=("reorganise", "reorganize", "move", "pass")),
     _kind("reserve", "Reserve's commitment", "reserve 1w 1j | reserve none", 12, True, "commit your Reserve",
           "Your city is attacked: choose how many Reserve counters defend it, before the attacker's force is "
           "known (14.6)."),
