@@ -8,8 +8,9 @@ docs/rules-azteca.md.
 
 The turn's eight phases are all named in turn.PHASES; this step of the implementation plays
 those in turn.PHASES_PLAYED and passes over the others (see the comment there).  Phase 4 lives
-in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py) and
-phase 8 with the game's end in judgement.py; the checks of orders against the rules in
+in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py), phase
+7 in war.py (its battles in battle.py, its orders in war_orders.py) and phase 8 with the game's
+end in judgement.py; the checks of orders against the rules in
 choices.py; views in views.py.
 """
 from __future__ import annotations

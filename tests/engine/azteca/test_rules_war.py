@@ -313,3 +313,17 @@ def test_several_defending_armies_fight_one_after_another(dice):
     order(state, "chichimecs", "move A chalco")
     assert where(state, "toltecs", "A") is None
     assert [e["defending_army"] for e in events(state, "battle")] == ["A", "B"]
+
+
+def test_a_reorganisation_stays_secret_from_the_other_seats():
+    """14.1: counters stay "face down so that their combat force is unknown": two twin games
+    whose Toltecs reorganise differently look the same to every other seat."""
+    twins = []
+    for text in ("reorganise A 3w, B 0w 1j", "reorganise A 1w 1j, B 2w"):
+        state = turn(board({"toltecs": {"A": ("xochimilco", 2, 0), "B": ("xochimilco", 1, 1)}},
+                           {"xochimilco": "toltecs"}), "toltecs")
+        order(state, "toltecs", text)
+        twins.append(state)
+    for seat in ("aztecs", "chichimecs", "tepanecs", None):
+        assert twins[0].view(seat) == twins[1].view(seat)
+    assert twins[0].view("toltecs") != twins[1].view("toltecs")
