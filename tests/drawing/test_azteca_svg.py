@@ -110,3 +110,13 @@ def test_same_view_same_drawing_and_sizes():
     assert root.get("width") == "600" and root.get("class") == "g2-map"
     with pytest.raises(ValueError):
         board_svg(FOUR, id_prefix="1 bad")
+
+
+def test_the_engines_pochtecas_on_missions_and_spies_are_drawn_where_they_stand():
+    """The engine's view keeps the count in the capital in "pochtecas" and those on the board in
+    "envoys" (phase 5) and "spies" (until phase 7); an expedition is off the map."""
+    seat = {"seat": "toltecs", "name": "Bo", "capital": "colhuacan", "generals": {}, "boats": {},
+            "pochtecas": 1, "envoys": {"A": "chalco", "B": "exp"}, "spies": {"C": "tula"}}
+    root = parse(board_svg({**FOUR, "seats": [seat]}))
+    assert sorted(t for t in titles(root, "piece") if "pochteca" in t) == [
+        "Toltecs pochteca 1", "Toltecs pochteca A", "Toltecs pochteca C"]

@@ -128,11 +128,13 @@ def _pieces_by_region(view: Mapping[str, Any], geo: Geography) -> dict[str, list
             if where in geo.regions:
                 here.setdefault(where, []).append(("general", people, str(letter)))
         pochtecas = seat.get("pochtecas")
-        if isinstance(pochtecas, Mapping):  # letter -> territory (or "EXP"), once sent on missions
-            for letter, where in sorted(pochtecas.items()):
-                if where in geo.regions:
-                    here.setdefault(where, []).append(("pochteca", people, str(letter)))
-        elif isinstance(pochtecas, int) and pochtecas > 0 and capital in geo.regions:
+        # letter -> territory (or "exp"): the engine's "envoys" on missions and "spies" until phase 7
+        sent = {**(pochtecas if isinstance(pochtecas, Mapping) else {}),
+                **(seat.get("envoys") or {}), **(seat.get("spies") or {})}
+        for letter, where in sorted(sent.items()):
+            if where in geo.regions:
+                here.setdefault(where, []).append(("pochteca", people, str(letter)))
+        if isinstance(pochtecas, int) and pochtecas > 0 and capital in geo.regions:
             here.setdefault(capital, []).append(("pochteca", people, f"{pochtecas}"))
         for where, count in sorted((seat.get("boats") or {}).items()):
             if where in geo.regions and not geo.regions[where].is_lake and isinstance(count, int) and count > 0:
