@@ -154,7 +154,8 @@ class RandomBot:
         if not moves or rng.random() < 0.2:
             return Move(None)
         army, where = rng.choice(moves)
-        return Move(army, (where,))
+        raid = options["raid"] and where not in options["mine"] and rng.random() < 0.3
+        return Move(army, (where,), raid)
 
     def _answer(self, options: dict[str, Any]) -> Order:
         return parse_line(self.rng.choice(options["orders"]))

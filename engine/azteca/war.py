@@ -21,6 +21,7 @@ from engine.core import IllegalOrderError
 BATTLE_KINDS = {"reserve": "reserve", "cousin": "cousin", "losses": "losses", "retreat": "retreat",
                 EXPERIENCE: "promote"}
 WAR_KINDS = ("plan", "march", *BATTLE_KINDS.values())
+RAID = "raid"  # the Azteca card played with a move (the edition's key)
 FREE_TROOPS = (3, 1)  # 14.15: "3 warriors and 1 Jaguar knight", with 1 General
 
 
@@ -159,9 +160,12 @@ class FlowerWar:
             return
         route = self.route_of(s, order)
         self.moved.add((s, order.army))
-        self._event(PUBLIC, "army-moves", seat=self.seats[s], army=order.army, route=list(route))
+        if order.raid:  # the card is shown and discarded as it is played
+            self.people[s].hand.remove(RAID)
+            self.discards.append(RAID)
+        self._event(PUBLIC, "army-moves", seat=self.seats[s], army=order.army, route=list(route), raid=order.raid)
         self.war = {"mover": s, "army": order.army, "route": list(route), "at": 0, "met": [],
-                    "defenders": [], "battle": None, "stage": ""}
+                    "defenders": [], "battle": None, "stage": "", "raid": order.raid}
         self._walk()
 
     def route_of(self, s: int, order: Move) -> tuple[str, ...]:
@@ -182,7 +186,7 @@ class FlowerWar:
             region = route[war["at"]]
             if not self.geo.region(region).is_lake:
                 self.people[s].generals[letter] = region
-            met = self.interceptor(s, letter, region, set(map(tuple, war["met"])))
+            met = None if war["raid"] else self.interceptor(s, letter, region, set(map(tuple, war["met"])))
             if met is not None:
                 war["met"].append(met)
                 self._intercept(met, region)
@@ -245,7 +249,8 @@ class FlowerWar:
             defence=self.force(defender, defence_key) if defence_key else None, defence_key=defence_key or "A",
             defence_retreat=defence_retreat, reserve=reserve, outer=region.kind == "outer",
             espionage=at in self.spies.get(attacker, {}).values(), terrain_die=terrain_die,
-            cousins=cousins, standing={self.seats[o]: self.standing(o) for o in seats}, edition=self.edition)
+            cousins=cousins, raid=self.war["raid"], standing={self.seats[o]: self.standing(o) for o in seats},
+            edition=self.edition)
         self.war["at_battle"] = at
         self._event(PUBLIC, "battle", at=at, attacker=self.seats[attacker], army=army_key,
                     defender=None if neutral else self.seats[defender], defending_army=defence_key,
@@ -407,16 +412,19 @@ class FlowerWar:
 
     def _plunder(self, s: int, o: int) -> None:
         """14.15: "he takes half of the Sacrifice points (rounded up) of the defender, as well as
-        all his Tributes. Then the attacker must retreat"."""
+        all his Tributes. Then the attacker must retreat"; "If a capital is plundered by a Raid,
+        the defender of the capital loses half of his Sacrifice points" (and only that)."""
         victim, victor = self.people[o], self.people[s]
-        points, tributes = math.ceil(victim.sacrifice / 2), victim.tributes
+        raid = self.war["raid"]
+        points, tributes = math.ceil(victim.sacrifice / 2), 0 if raid else victim.tributes
         victim.sacrifice -= points
-        victor.sacrifice += points
-        victim.tributes, victor.tributes = 0, victor.tributes + tributes
+        victor.sacrifice += 0 if raid else points
+        victim.tributes, victor.tributes = victim.tributes - tributes, victor.tributes + tributes
         self._event(PUBLIC, "plundered", seat=self.seats[s], capital=self.capital(o), victim=self.seats[o],
-                    tributes=tributes)
+                    tributes=tributes, raid=raid)
         self._event(o, "my-sacrifice", points=-points, total=victim.sacrifice)
-        self._event(s, "my-sacrifice", points=points, total=victor.sacrifice)
+        if not raid:
+            self._event(s, "my-sacrifice", points=points, total=victor.sacrifice)
 
     def _moved_on(self) -> None:
         self.war = None
@@ -446,7 +454,8 @@ class FlowerWar:
         if kind == "march":
             return {"moves": {letter: sorted({route[-1] for route in self.routes(s, letter)})
                               for letter in self.armies(s) if (s, letter) not in self.moved},
-                    "together": self.together(s), "chart": self._chart_json(s),
+                    "together": self.together(s), "chart": self._chart_json(s), "raid": RAID in self.people[s].hand,
+                    "mine": [self.capital(s), *self.cities(s)],
                     "box_limit": self.edition.box_limit}
         return self.battle_options(s)
 
@@ -473,7 +482,9 @@ class FlowerWar:
         elif isinstance(order, Move) and order.army is not None:
             if order.army not in self.armies(s) or (s, order.army) in self.moved:
                 raise IllegalOrderError(f"army {order.army} cannot move now (destroyed, or it moved this turn: 14.2)")
-            self.route_of(s, order)
+            route = self.route_of(s, order)
+            if order.raid and (RAID not in self.people[s].hand or self.owner.get(route[-1]) == s):
+                raise IllegalOrderError("a Raid needs a Raid card in your hand and a territory you do not control")
         elif isinstance(order, Answer):
             if BATTLE_KINDS.get(order.kind) != kind:
                 raise IllegalOrderError(f"the battle asks you for your {kind} answer")

@@ -3,7 +3,8 @@
     plan intercept A B, allow toltecs, retreat 3, reserve 2, losses warriors, cousin none, promote yes
     plan none                                     standing orders for the phase (secret, all at once)
     reorganise A 2w 1j, B 3w, R 1w                 new contents of boxes standing together (own turn)
-    move A chalco | move A lake-2 tlatelolco | pass   an army's move (own turn), or none
+    move A chalco | move A lake-2 tlatelolco | move A chalco raid | pass   an army's move (own turn;
+                                                  `raid` plays a Raid card with it), or none
     reserve 1w 1j | reserve none                  the Reserve's commitment to a battle
     cousin warrior | cousin jaguar | cousin none  a cousin's counter for a neutral (14.14)
     lose A 1w, R 1j                               the counters a battle's lances capture
@@ -25,7 +26,7 @@ KIND_WORDS = {"w": "warrior", "j": "jaguar"}
 SYNTAX = {
     "plan": "plan intercept A B, allow SEAT..|all|none, retreat N, reserve N, losses warriors|jaguars, "
             "cousin warrior|jaguar|none, promote yes|no | plan none",
-    "reorganise": "reorganise A 2w 1j, B 3w, R 1w", "move": "move ARMY TERRITORY... | pass", "pass": "pass",
+    "reorganise": "reorganise A 2w 1j, B 3w, R 1w", "move": "move ARMY TERRITORY... [raid] | pass", "pass": "pass",
     "reserve": "reserve 1w 1j | reserve none", "cousin": "cousin warrior|jaguar|none",
     "lose": "lose A 1w, R 1j", "retreat": "retreat A R | retreat none", "promote": "promote A|R|cousin|none",
 }
@@ -54,6 +55,7 @@ class Reorganise:
 class Move:
     army: str | None  # None: pass
     route: tuple[str, ...] = ()  # regions entered, or just the destination
+    raid: bool = False  # a Raid card played with the move
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +125,9 @@ def parse_war(head: str, rest: str, line: str, resolve: Callable[[str], str] | N
         return Reorganise(tuple((b, *boxes[b]) for b in (*ARMIES, RESERVE_BOX) if b in boxes))  # type: ignore[misc]
     if head == "pass" and not words:
         return Move(None)
-    if head == "move" and len(words) >= 2 and words[0].upper() in ARMIES and len(words) <= 12:
-        return Move(words[0].upper(), tuple(resolve(w) if resolve else w for w in words[1:]))
+    raid = words[-1:] == ["raid"]
+    if head == "move" and len(words) >= 2 + raid and words[0].upper() in ARMIES and len(words) <= 12:
+        return Move(words[0].upper(), tuple(resolve(w) if resolve else w for w in words[1:len(words) - raid]), raid)
     if head == "reserve" and len(words) >= 1:
         return Answer("reserve", (0, 0) if words == ["none"] else _counts(rest, line, head))
     if head == "cousin" and words in (["warrior"], ["jaguar"], ["none"]):
@@ -168,7 +171,7 @@ def war_text(order: object) -> str:
     if isinstance(order, Reorganise):
         return "reorganise " + ", ".join(f"{box} {_count_text(w, j)}" for box, w, j in order.boxes)
     if isinstance(order, Move):
-        return "pass" if order.army is None else f"move {order.army} {' '.join(order.route)}"
+        return "pass" if order.army is None else f"move {order.army} {' '.join(order.route)}" + " raid" * order.raid
     if isinstance(order, Answer):
         value = order.value
         if order.kind == "reserve":

@@ -141,7 +141,7 @@ def test_in_turn_secrets_stay_with_their_seat():
     Send(), Send((("A", "chalco"), ("B", "exp")), ((2, 1), (4, 2))), Missions(), Missions((("A", "alliance 4"),)),
     Missions((("A", "rebellion"), ("C", "espionage"))), Attack(None), Attack(2, "toltecs"), Join("neutral"),
     Fight(True), Fight(False), Plan(), Plan(("A", "C"), ("toltecs",), 3, 2, "jaguars", "none", False),
-    Plan(allow=()), Reorganise((("A", 2, 1), ("B", 0, 0), ("R", 1, 0))), Move(None), Move("B", ("lake-2", "tlatelolco")),
+    Plan(allow=()), Reorganise((("A", 2, 1), ("B", 0, 0), ("R", 1, 0))), Move(None), Move("B", ("lake-2", "tlatelolco")), Move("A", ("chalco",), True),
     Answer("reserve", (1, 1)), Answer("reserve", (0, 0)), Answer("cousin", "jaguar"),
     Answer("losses", ("A:jaguar", "A:warrior", "reserve:warrior")), Answer("retreat", ()), Answer("retreat", ("A", "reserve")),
     Answer("experience", "none"), Answer("experience", "B")])
@@ -258,7 +258,7 @@ def test_every_phase_is_played_and_the_flower_war_asks_its_questions():
         events |= {event["type"] for event in state.events}
     assert seen == {"setup", "cards", "purchase", "market", "pochtecas", "lake", "war", "judgement"}  # tribute asks nothing
     assert kinds >= {"plan", "march", "reserve", "cousin", "losses", "retreat", "promote"}
-    assert events >= {"battle", "captured", "interception", "army-destroyed", "war-marker"}
+    assert events >= {"battle", "captured", "interception", "army-destroyed", "war-marker", "plundered"}
 
 
 def test_only_questions_with_one_public_answer_are_forced():

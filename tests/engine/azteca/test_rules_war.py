@@ -327,3 +327,37 @@ def test_a_reorganisation_stays_secret_from_the_other_seats():
     for seat in ("aztecs", "chichimecs", "tepanecs", None):
         assert twins[0].view(seat) == twins[1].view(seat)
     assert twins[0].view("toltecs") != twins[1].view("toltecs")
+
+
+def test_a_raid_is_never_intercepted(dice):
+    """14.4: "A Raid can never be intercepted." The Toltecs play a Raid card with their move past
+    a Chichimec army that intercepts anything else."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 3, 0)}, "chichimecs": {"A": ("xochimilco", 1, 0)}},
+                       {"xochimilco": "chichimecs"}),
+                 "toltecs", {"chichimecs": "plan intercept A, retreat 9", "toltecs": "plan retreat 9, losses warriors"})
+    state.people[SEATS.index("toltecs")].hand = ["raid"]
+    order(state, "toltecs", "move A tizapan raid")
+    assert not events(state, "interception") and events(state, "battle")[0]["at"] == "tizapan"
+    assert state.people[SEATS.index("toltecs")].hand == [] and "raid" in state.discards
+
+
+def test_a_raid_needs_its_card_and_foreign_land():
+    """8.0: a card is played from the hand; the edition's Raid is "a surprise attack on a territory
+    you do not control"."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 3, 0)}}, {"xochimilco": "toltecs"}), "toltecs")
+    with pytest.raises(IllegalOrderError):
+        order(state, "toltecs", "move A tizapan raid")
+    state.people[SEATS.index("toltecs")].hand = ["raid"]
+    with pytest.raises(IllegalOrderError):
+        order(state, "toltecs", "move A xochimilco raid")
+
+
+def test_a_capital_plundered_by_a_raid_loses_half_its_points_only(dice):
+    """14.15: "If a capital is plundered by a Raid, the defender of the capital loses half of his
+    Sacrifice points." pbem: nothing else (his Tributes stay, the raider gains no points)."""
+    state = board({"toltecs": {"A": ("tlacopan", 2, 0)}}, {"tlacopan": "toltecs"})
+    tepanecs, toltecs = state.people[SEATS.index("tepanecs")], state.people[SEATS.index("toltecs")]
+    tepanecs.sacrifice, tepanecs.tributes, toltecs.sacrifice, toltecs.hand = 5, 6, 0, ["raid"]
+    turn(state, "toltecs", {"toltecs": "plan promote no", "tepanecs": "plan reserve 0"})
+    order(state, "toltecs", "move A azcapotzalco raid")
+    assert (tepanecs.sacrifice, tepanecs.tributes, toltecs.sacrifice) == (2, 6, 0)
