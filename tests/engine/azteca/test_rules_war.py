@@ -361,3 +361,28 @@ def test_a_capital_plundered_by_a_raid_loses_half_its_points_only(dice):
     turn(state, "toltecs", {"toltecs": "plan promote no", "tepanecs": "plan reserve 0"})
     order(state, "toltecs", "move A azcapotzalco raid")
     assert (tepanecs.sacrifice, tepanecs.tributes, toltecs.sacrifice) == (2, 6, 0)
+
+
+def test_a_neighbour_whose_reserve_reaches_may_be_cousin(dice):
+    """14.14: "Any player adjacent to a neutral territory attacked by another player can declare
+    himself cousin ... the territory adjacent to the neutral territory being attacked must be
+    connected to his capital." The Toltecs (Xochimilco, next to their capital) are asked; the
+    Tepanecs, with a Reserve but no land next to Tizapan, are not."""
+    state = turn(board({"chichimecs": {"A": ("coyoacan", 2, 0)}}, {"coyoacan": "chichimecs", "xochimilco": "toltecs"},
+                       reserve={"toltecs": (1, 0), "tepanecs": (2, 0)}), "chichimecs")
+    order(state, "chichimecs", "move A tizapan")
+    assert state.owed == {SEATS.index("toltecs"): "cousin"}
+    assert state.legal(SEATS.index("toltecs"))["orders"] == ["cousin none", "cousin warrior"]
+
+
+def test_the_attackers_spy_cancels_the_mobilisation_roll(dice):
+    """14.13: "A pochteca in Espionage mission cancels the mobilization roll." pbem: the attacker's
+    own spy on the attacked territory."""
+    def attack(spies: dict) -> AztecaState:
+        state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0)}}), "toltecs", {"toltecs": "plan retreat 9"})
+        state.war_markers.append(SEATS.index("toltecs"))  # the war (and the spy) goes on
+        state.spies = spies
+        order(state, "toltecs", "move A tizapan")
+        return state
+    assert events(attack({}), "battle-mobilisation")
+    assert not events(attack({SEATS.index("toltecs"): {"A": "tizapan"}}), "battle-mobilisation")
