@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
+                                  Offer, Order, Place, Send, parse_line)
 from engine.azteca.war_orders import Move, Plan, Reorganise
-from engine.azteca.orders import (parse_line, BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
-                                  Offer, Order, Place, Send)
 
 
 def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:

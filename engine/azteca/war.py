@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.azteca.battle import (ATTACKER, DEFENDER, EXPERIENCE, JAGUARS_FIRST, NONE, RESERVE, WARRIORS_FIRST,
+from engine.azteca.battle import (ATTACKER, DEFENDER, EXPERIENCE, JAGUARS_FIRST, RESERVE, WARRIORS_FIRST,
                                   Battle, EditionDice, Force, Standing, gets_defence_die)
 from engine.azteca.turn import PUBLIC, WAR
 from engine.azteca.war_orders import ARMIES, RESERVE_BOX, Answer, Move, Plan, Reorganise

@@ -22,7 +22,6 @@ ARMIES = ("A", "B", "C")
 RESERVE_BOX = "R"
 # A battle's group keys (engine/azteca/battle.py) as orders write them.
 GROUP_WORDS = {"A": "A", "B": "B", "C": "C", "R": "reserve", "RESERVE": "reserve", "COUSIN": "cousin"}
-KIND_WORDS = {"w": "warrior", "j": "jaguar"}
 SYNTAX = {
     "plan": "plan intercept A B, allow SEAT..|all|none, retreat N, reserve N, losses warriors|jaguars, "
             "cousin warrior|jaguar|none, promote yes|no | plan none",
