@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
-                                  Offer, Order, Place, Send)
+                                  Offer, Order, Place, Send, parse_line)
+from engine.azteca.war_orders import Move, Plan, Reorganise
 
 
 def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
@@ -51,8 +52,11 @@ class RandomBot:
     def _purchase(self, options: dict[str, Any]) -> Order:
         rng, costs, left = self.rng, options["costs"], options["stock"]
         tributes = rng.randint(0, options["tributes"])  # spend up to this much, keep the rest
-        generals = [g for g in options["generals"] if rng.random() < 0.5 and costs["general"] + costs["warrior"] <= tributes]
-        tributes -= len(generals) * costs["general"]
+        generals = []
+        for general in options["generals"]:  # a new general needs a warrior too
+            if rng.random() < 0.5 and costs["general"] + costs["warrior"] <= tributes:
+                generals.append(general)
+                tributes -= costs["general"]
         alive = [box for box in BOXES if box == "R" or box in generals or box not in options["generals"]]
         room = {box: options["box_limit"] - sum(options["chart"][box]) for box in alive}
         jaguars = min(left["jaguars"], rng.randint(0, tributes // costs["jaguar"]))
@@ -130,6 +134,33 @@ class RandomBot:
 
     def _fight(self, options: dict[str, Any]) -> Order:
         return Fight(self.rng.random() < 0.6)
+
+    def _plan(self, options: dict[str, Any]) -> Order:
+        rng = self.rng
+        maybe = lambda value: value if rng.random() < 0.5 else None  # noqa: E731 - None leaves it asked
+        allow = maybe(tuple(sorted(seat for seat in options["seats"] if rng.random() < 0.5)))
+        return Plan(tuple(a for a in options["armies"] if rng.random() < 0.5), allow, maybe(rng.randint(0, 4)),
+                    maybe(rng.randint(0, 4)), maybe(rng.choice(("warriors", "jaguars"))),
+                    maybe(rng.choice(("warrior", "jaguar", "none"))), maybe(rng.random() < 0.5))
+
+    def _march(self, options: dict[str, Any]) -> Order:
+        rng = self.rng
+        if options["together"] and rng.random() < 0.2:
+            boxes = rng.choice(options["together"])
+            counts = {"w": sum(options["chart"][b][0] for b in boxes), "j": sum(options["chart"][b][1] for b in boxes)}
+            placed = _spread(rng, counts, {box: options["box_limit"] for box in boxes})
+            return Reorganise(tuple((box, *placed[box]) for box in BOXES if box in placed))  # type: ignore[misc]
+        moves = [(army, where) for army, places in sorted(options["moves"].items()) for where in places]
+        if not moves or rng.random() < 0.2:
+            return Move(None)
+        army, where = rng.choice(moves)
+        raid = options["raid"] and where not in options["mine"] and rng.random() < 0.3
+        return Move(army, (where,), raid)
+
+    def _answer(self, options: dict[str, Any]) -> Order:
+        return parse_line(self.rng.choice(options["orders"]))
+
+    _reserve = _cousin = _losses = _retreat = _promote = _answer
 
     def _urn(self, options: dict[str, Any]) -> Order:
         return Offer("quetzalcoatl", self.rng.randint(0, options["sacrifice"]))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.azteca.orders import (BOXES, EXPEDITION, POCHTECAS, Army, Attack, Bid, Buy, Dike, Discard, Look, Missions,
                                   Offer, Order, Place, Send)
+from engine.azteca.war import WAR_KINDS
 from engine.core import IllegalOrderError
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ def stock(state: "AztecaState", s: int) -> dict[str, int]:
 
 def legal_choices(state: "AztecaState", s: int) -> dict[str, Any]:
     kind, person, edition = state.owed[s], state.people[s], state.edition
+    if kind in WAR_KINDS:
+        return state.war_choices(s)
     if kind == "dike":
         return {"shores": free_dikes(state)}
     if kind == "army":
@@ -81,6 +84,9 @@ def _role(state: "AztecaState", role: str) -> int:
 
 def check(state: "AztecaState", s: int, kind: str, order: Order) -> None:
     """Raise IllegalOrderError unless seat s may give this order for the decision it owes."""
+    if kind in WAR_KINDS:
+        state.check_war(s, order)
+        return
     options = legal_choices(state, s)
     if isinstance(order, Dike):
         _dike(order.shore, options["shores"])

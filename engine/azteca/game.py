@@ -18,8 +18,9 @@ from engine.core import Bot, DecisionKind, SetupError, check_options, check_play
 MAX_NAME = 60
 
 
-def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str) -> DecisionKind:
-    return DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule)
+def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str,
+          **words: Any) -> DecisionKind:
+    return DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule, **words)
 
 
 DECISION_KINDS = (
@@ -59,6 +60,26 @@ DECISION_KINDS = (
           "the defender or stay neutral, revealed before the battle (13.0)."),
     _kind("fight", "lake battle round", "continue | stop", 12, False, "continue or stop your lake battle",
           "After each round of a lake battle the attacker goes on or stops; there are no retreats (13.1)."),
+    _kind("plan", "Flower War standing orders", "plan intercept A B, allow SEAT, retreat N, reserve N, losses "
+          "warriors, cousin none, promote yes | plan none", 24, True, "give your standing orders for the Flower War",
+          "Each player secretly says which armies intercept enemies passing next to them, who may cross the lake "
+          "zones he controls, and how his battles are answered in advance (14.4, 14.3, pbem's standing orders)."),
+    _kind("march", "army move", "[reorganise A 2w, B 2w 1j;] move A TERRITORY | pass", 24, False, "move an army",
+          "A movement marker of your colour was drawn: reorganise armies standing together, then move one army up "
+          "to 3 territories, stopping on entering neutral or enemy land, or pass (14.2-14.5).",
+          words=("reorganise", "reorganize", "move", "pass")),
+    _kind("reserve", "Reserve's commitment", "reserve 1w 1j | reserve none", 12, True, "commit your Reserve",
+          "Your city is attacked: choose how many Reserve counters defend it, before the attacker's force is "
+          "known (14.6)."),
+    _kind("cousin", "cousin's counter", "cousin warrior | cousin jaguar | cousin none", 12, True,
+          "declare yourself a cousin", "A neutral next to your land is attacked: send one Reserve counter to "
+          "help it, or none (14.14)."),
+    _kind("losses", "battle losses", "lose A 1w, R 1j", 12, True, "choose your losses",
+          "Each lance captured one of your counters: choose which (14.9)."),
+    _kind("retreat", "retreat or fight on", "retreat A R | retreat none", 12, True, "fight on or retreat",
+          "After each round each side fights on or retreats its army, its Reserve or both (14.7, 14.11)."),
+    _kind("promote", "experience", "promote A | promote none", 12, True, "promote a warrior",
+          "After a victory one surviving warrior may become a Jaguar knight (14.10)."),
     _kind("urn", "offer to Quetzalcoatl", "quetzalcoatl POINTS", 24, True, "make your offer to Quetzalcoatl",
           "Sacrifice points put secretly in Quetzalcoatl's urn decide the winner; the verification urn "
           "makes him climb a step per 20 points (15.1)."),

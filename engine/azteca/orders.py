@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from engine.azteca.war_orders import HEADS as WAR_HEADS, Answer, Move, Plan, Reorganise, parse_war, war_text
 from engine.core import ParseError
 
 BOXES = ("A", "B", "C", "R")  # three armies and the Reserve
@@ -111,7 +112,8 @@ class Fight:
     on: bool  # the attacker goes on to another round (True) or stops the lake battle
 
 
-Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight]
+Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight, Plan, Reorganise, Move,
+              Answer]
 Resolve = Callable[[str], str]  # a territory as written -> its key
 
 _NUMBER = re.compile(r"\d{1,3}")
@@ -251,6 +253,8 @@ def parse_line(line: str, resolve: Resolve | None = None) -> Order:
     text = " ".join(line.lower().split())
     head, _, rest = text.partition(" ")
     words = rest.split()
+    if head in WAR_HEADS:  # phase 7's orders (engine/azteca/war_orders.py)
+        return parse_war(head, rest, line, resolve)  # type: ignore[return-value]
     if head == "dike" and len(words) == 1:
         return Dike(_territory(words[0], line, head, resolve))
     if head == "place" and len(words) == 1:
@@ -335,4 +339,4 @@ def to_text(order: Order) -> str:
         return f"join {order.side}"
     if isinstance(order, Fight):
         return "continue" if order.on else "stop"
-    raise TypeError(f"not an Azteca order: {order!r}")
+    return war_text(order)

@@ -8,8 +8,9 @@ docs/rules-azteca.md.
 
 The turn's eight phases are all named in turn.PHASES; this step of the implementation plays
 those in turn.PHASES_PLAYED and passes over the others (see the comment there).  Phase 4 lives
-in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py) and
-phase 8 with the game's end in judgement.py; the checks of orders against the rules in
+in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py), phase
+7 in war.py (its battles in battle.py, its orders in war_orders.py) and phase 8 with the game's
+end in judgement.py; the checks of orders against the rules in
 choices.py; views in views.py.
 """
 from __future__ import annotations
@@ -27,6 +28,8 @@ from engine.azteca.market import SlaveMarket
 from engine.azteca.orders import (BOXES, GENERALS, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
                                   Offer, Order, Place, Send, parse_orders, to_text)
 from engine.azteca.pochtecas import PochtecaMissions
+from engine.azteca.war import BATTLE_KINDS, FlowerWar
+from engine.azteca.war_orders import Answer, Move, Plan, Reorganise
 from engine.azteca.turn import (CARDS, JUDGEMENT, LAKE, MARKET, OVER, PEOPLES, PHASES, PHASES_PLAYED, POCHTECAS,
                                 PUBLIC, PURCHASE, SETUP, SIMULTANEOUS, TRIBUTE, WAR)
 from engine.azteca.views import build_view
@@ -65,7 +68,7 @@ class People:
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheGods):
+class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -114,6 +117,12 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
         self.lake_battle_sides: dict[int, str] = {}  # seat -> attacker / defender / neutral
         self.lake_zone = ""
         self.lake_fight: Any = None  # the LakeBattle under way
+        self.plans: dict[int, Plan] = {}  # phase 7: each seat's standing orders (secret)
+        self.war_markers: list[int] = []  # movement markers still to draw (their order is chance's)
+        self.moved: set[tuple[int, str]] = set()  # armies that moved this turn (14.2)
+        self.war: dict[str, Any] | None = None  # the move under way and its battle
+        self.war_battles = 0
+        self.revive: set[int] = set()  # seats owed 14.15's free troops next turn
         self.quetzalcoatl = 0  # steps climbed
         self.tezcatlipoca = 0  # steps descended
         self.verification = 0  # the verification urn's contents (secret until opened)
@@ -186,7 +195,9 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
                    ("rebid", Bid): self._answer, ("urn", Offer): self._answer,
                    ("tezcatlipoca", Offer): self._answer, ("send", Send): self._answer,
                    ("mission", Missions): self._missions, ("attack", Attack): self._attack, ("join", Join): self._answer,
-                   ("fight", Fight): self._fight}.get((kind, type(order)))
+                   ("fight", Fight): self._fight, ("plan", Plan): self._answer, ("march", Move): self._march,
+                   ("march", Reorganise): self._reorganise,
+                   **{(kind, Answer): self.battle_answer for kind in BATTLE_KINDS.values()}}.get((kind, type(order)))
         if handler is None:
             raise IllegalOrderError(f"the game asks you for {ASKING[kind]}")
         check(self, s, kind, order)
@@ -309,7 +320,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
 
     def _resolve(self, kind: str) -> None:
         {"army": self._charts, "cards": self._discards, "bid": self._bids, "rebid": self._rebids,
-         "send": self._sheets, "join": self._joins, "urn": self._urn,
+         "send": self._sheets, "join": self._joins, "plan": self._plans, "urn": self._urn,
          "tezcatlipoca": self._tezcatlipoca}[kind](self._answers())
 
     def _advance(self) -> None:
@@ -389,6 +400,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
     def _start_turn(self) -> None:
         self.phase = CARDS
         self._event(PUBLIC, "turn", tlatoani=self.seats[self.first])
+        self._free_troops()
         self.turn_summary = {}
         if self.round == 1:  # "Each player receives 4 cards on the first turn"
             self._refill()
@@ -430,7 +442,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
         if PHASES.index(phase) < PHASES.index(WAR) < PHASES.index(later[0]):
             self._recall_spies()  # the Flower War is passed over (turn.PHASES_PLAYED)
         self._then({TRIBUTE: "_tribute", PURCHASE: "_start_purchases", MARKET: "_start_market",
-                    POCHTECAS: "_start_pochtecas", LAKE: "_start_lake", JUDGEMENT: "_start_judgement"}[later[0]])
+                    POCHTECAS: "_start_pochtecas", LAKE: "_start_lake", WAR: "_start_war", JUDGEMENT: "_start_judgement"}[later[0]])
 
     # ---- phase 2: tribute and sacrifice points (9.0) ----------------------------------------------
 
@@ -508,6 +520,13 @@ ASKING = {
     "attack": "your lake attack: 'attack ZONE SEAT' or 'attack none'",
     "join": "your side in the lake battle: 'join attacker', 'join defender' or 'join neutral'",
     "fight": "whether your lake battle goes on: 'continue' or 'stop'",
+    "plan": "your standing orders for the Flower War: 'plan intercept A, retreat 2, ...' or 'plan none'",
+    "march": "your army's move: 'move A TERRITORY' or 'pass' (after 'reorganise ...' if you wish)",
+    "reserve": "your Reserve's commitment: 'reserve 1w 1j' or 'reserve none'",
+    "cousin": "your counter for the neutral: 'cousin warrior', 'cousin jaguar' or 'cousin none'",
+    "losses": "the counters you lose: 'lose A 1w, R 1j'",
+    "retreat": "what leaves the battle: 'retreat A R' or 'retreat none'",
+    "promote": "the warrior your victory promotes: 'promote A' or 'promote none'",
     "urn": "your offer to Quetzalcoatl: 'quetzalcoatl POINTS'",
     "tezcatlipoca": "your offer to Tezcatlipoca: 'tezcatlipoca POINTS'",
 }

@@ -43,6 +43,7 @@ def build_view(state: "AztecaState", reader: int | None) -> dict[str, Any]:
                  "points_per_step": state.points_per_step(),
                  "verification_due": state.verification_due(),
                  "anger_played": list(state.anger_played), "anger_left": len(state.anger)},
+        "war": _war(state),
         "decisions": [d.public() for d in state.decisions(options=False)],
         "scores": state.scores_by_round(),
         "result": state.final.to_json() if state.final else None,
@@ -62,6 +63,15 @@ def _seat(state: "AztecaState", s: int) -> dict[str, Any]:
             "cities": state.cities(s)}
 
 
+def _war(state: "AztecaState") -> dict[str, Any]:
+    """The Flower War's public side: markers left, armies that moved, the battle under way (an
+    army's counters stay on its owner's chart, face down: 14.1)."""
+    war = state.war or {}
+    return {"markers_left": len(state.war_markers),
+            "moved": sorted(f"{state.seats[s]} {letter}" for s, letter in state.moved),
+            "battle": war.get("at_battle") if war.get("battle") is not None else None}
+
+
 def _markers(state: "AztecaState") -> dict[str, Any]:
     if state.markers_revealed:
         return {territory: value for territory, value in sorted(state.markers.items())}
@@ -75,7 +85,8 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
             "looked": {str(lot): value for lot, value in person.looked.items()},
             "marker": person.marker,
             "boat_plan": {str(zone): count for zone, count in sorted(person.boat_plan.items())},
-            "answer": None if person.answer is None else state.order_text(person.answer)}
+            "answer": None if person.answer is None else state.order_text(person.answer),
+            "plan": state.order_text(state.plans[s]) if s in state.plans else None}
     if not state.markers_revealed:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}
     if s in state.owed:

@@ -125,11 +125,12 @@ def through_setup(state: AztecaState) -> AztecaState:
 
 
 def to_phase(state: AztecaState, phase: str, answer: dict[str, str] | None = None) -> AztecaState:
-    """Play on with plain answers (no purchases, no bids, no offers; `answer` by kind) until
+    """Play on with plain answers (no purchases, no bids, no offers, no army moves; `answer` by kind) until
     the game is in `phase`."""
     plain = {"cards": "keep", "purchase": "buy nothing", "look": "look 1 2", "bid": "bid none",
              "rebid": "bid none", "mission": "mission none", "attack": "attack none", "join": "join neutral",
-             "fight": "stop", "urn": "quetzalcoatl 0", "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
+             "fight": "stop", "plan": "plan none", "march": "pass", "urn": "quetzalcoatl 0",
+             "tezcatlipoca": "tezcatlipoca 0", **(answer or {})}
     through_setup(state)
     while state.phase != phase and not state.is_over():
         s = state.waiting()[0]

@@ -12,6 +12,7 @@ from engine.azteca.components import load_edition, packaged_edition
 from engine.azteca.orders import (Army, Attack, Bid, Buy, Discard, Dike, Fight, Join, Look, Missions, Offer, Place, Send,
                                   parse_orders, to_text)
 from engine.azteca.state import SIMULTANEOUS
+from engine.azteca.war_orders import Answer, Move, Plan, Reorganise
 from engine.core import IllegalOrderError, NotYourDecisionError, OrderError, ParseError, SetupError, play_out
 
 SEEDS = range(40)
@@ -110,7 +111,7 @@ def test_changing_another_seats_secret_leaves_a_view_unchanged():
                         assert twins[0].view(reader) == twins[1].view(reader), (kind, reader)
                     assert [d.options for d in twins[0].decisions()] == [d.options for d in twins[1].decisions()]
             state.apply(state.seats[s], players_bots[s].order(state, s))
-    assert compared >= {"army", "cards", "bid", "send", "urn", "tezcatlipoca"}  # "join": test_rules_lake
+    assert compared >= {"army", "cards", "bid", "send", "urn", "tezcatlipoca", "plan", "losses", "retreat"}  # "join": test_rules_lake
 
 
 def test_in_turn_secrets_stay_with_their_seat():
@@ -139,7 +140,11 @@ def test_in_turn_secrets_stay_with_their_seat():
     Look((1, 3)), Bid(None), Bid(2, 3), Offer("quetzalcoatl", 5), Offer("tezcatlipoca", 0),
     Send(), Send((("A", "chalco"), ("B", "exp")), ((2, 1), (4, 2))), Missions(), Missions((("A", "alliance 4"),)),
     Missions((("A", "rebellion"), ("C", "espionage"))), Attack(None), Attack(2, "toltecs"), Join("neutral"),
-    Fight(True), Fight(False)])
+    Fight(True), Fight(False), Plan(), Plan(("A", "C"), ("toltecs",), 3, 2, "jaguars", "none", False),
+    Plan(allow=()), Reorganise((("A", 2, 1), ("B", 0, 0), ("R", 1, 0))), Move(None), Move("B", ("lake-2", "tlatelolco")), Move("A", ("chalco",), True),
+    Answer("reserve", (1, 1)), Answer("reserve", (0, 0)), Answer("cousin", "jaguar"),
+    Answer("losses", ("A:jaguar", "A:warrior", "reserve:warrior")), Answer("retreat", ()), Answer("retreat", ("A", "reserve")),
+    Answer("experience", "none"), Answer("experience", "B")])
 def test_every_order_reads_back_from_its_text(order):
     """docs/rules-azteca.md, "Orders": each order's canonical text parses back to it."""
     assert parse_orders(to_text(order)) == [order]
@@ -157,7 +162,8 @@ def test_lenient_spellings_read_as_the_canonical_order(text, expected):
 @pytest.mark.parametrize("text", ["", "march A to chalco", "army X 3w", "army A 3q", "look 1", "bid 2",
                                   "quetzalcoatl lots", "buy 3 warriors", "place", "dike",
                                   "send A11 A12", "send D11", "send 2B4 3B4", "mission A conquest", "attack 2",
-                                  "join nobody", "continue now"])
+                                  "join nobody", "continue now", "move A", "move D chalco", "plan intercept D",
+                                  "plan retreat many", "reserve 2x", "lose", "retreat X", "promote A B", "reorganise Q 2w"])
 def test_text_outside_the_grammar_is_refused(text):
     with pytest.raises(ParseError):
         parse_orders(text)
@@ -235,20 +241,24 @@ def test_three_players_place_a_marker_on_the_merged_island_too():
     assert state.geo.dike_links() == () and state.dikes == []
 
 
-def test_phase_seven_is_the_named_seam_not_played_yet():
-    """7.0's eight phases are all named; this step plays 1-6 and 8 (turn.PHASES_PLAYED), so no
-    seat is ever asked anything in the war phase, and the pochteca and lake phases ask."""
+def test_every_phase_is_played_and_the_flower_war_asks_its_questions():
+    """7.0's eight phases are all played (turn.PHASES_PLAYED); random games reach the Flower
+    War's standing orders, moves and every battle question, and fight, capture and intercept."""
     from engine.azteca.turn import PHASES, PHASES_PLAYED
-    assert set(PHASES) - set(PHASES_PLAYED) == {"war"}
-    seen = set()
-    for seed in range(4):
+    assert PHASES_PLAYED == PHASES
+    seen, kinds, events = set(), set(), set()
+    for seed in range(6):
         state = GAME.new_game(record(seed, 4))
         players_bots = bots(seed, 4)
         while not state.is_over():
             seen.add(state.phase)
             s = state.waiting()[0]
+            kinds.add(state.owed[s])
             state.apply(state.seats[s], players_bots[s].order(state, s))
-    assert seen == {"setup", "cards", "purchase", "market", "pochtecas", "lake", "judgement"}  # tribute asks nothing
+        events |= {event["type"] for event in state.events}
+    assert seen == {"setup", "cards", "purchase", "market", "pochtecas", "lake", "war", "judgement"}  # tribute asks nothing
+    assert kinds >= {"plan", "march", "reserve", "cousin", "losses", "retreat", "promote"}
+    assert events >= {"battle", "captured", "interception", "army-destroyed", "war-marker", "plundered"}
 
 
 def test_only_questions_with_one_public_answer_are_forced():

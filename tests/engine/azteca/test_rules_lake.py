@@ -61,7 +61,7 @@ def test_without_enemy_boats_in_a_zone_nobody_is_asked_to_attack():
     """13.0: "The first player announces whether he wants to attack another player located in a
     lake zone containing enemy boats": with every fleet alone in its zone there is nothing to ask."""
     state = _fleets({}, {"aztecs": "1B1", "toltecs": "1B2", "chichimecs": "1B3", "tepanecs": "1B4"})
-    assert state.phase == "judgement" and not events(state, "lake-attack")
+    assert state.phase == "war" and not events(state, "lake-attack")
 
 
 def test_attacks_are_announced_in_turn_order():

@@ -241,13 +241,17 @@ def test_no_assimilation_in_an_outer_valley():
 def test_a_spy_stays_until_the_flower_war_also_in_an_outer_valley():
     """12.0: "This mission is only resolved during phase 7 ... This mission is also possible in
     the exterior valleys"; pochtecas "are removed from the board once their mission is completed".
-    Phase 7 is the named seam: the spy leaves the board where it would end."""
+    The spy stands through the Flower War and leaves the board when it ends."""
     state = at_pochtecas({"aztecs": 1})
     sheets(state, {"aztecs": "A tula"})
     order(state, "aztecs", "mission A espionage")
     assert state.phase == "lake" and state.view(None)["seats"][0]["spies"] == {"A": "tula"}
     while state.phase == "lake":
         order(state, state.seats[state.waiting()[0]], "attack none")
+    assert state.phase == "war" and state.spies == {0: {"A": "tula"}}
+    while state.phase == "war":
+        s = state.waiting()[0]
+        order(state, state.seats[s], "plan none" if state.owed[s] == "plan" else "pass")
     assert state.phase == "judgement" and state.spies == {} and events(state, "spies-recalled")
 
 
