@@ -208,7 +208,8 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, JudgementOfTheG
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
         self.seat_index(seat)
-        return submit_in_turn(self, seat, orders)
+        plays_first = sorted(orders, key=lambda order: not isinstance(order, Play))  # a play never answers
+        return submit_in_turn(self, seat, plays_first)
 
     def is_over(self) -> bool:
         return self.phase == OVER
