@@ -125,7 +125,8 @@ class CardPlays:
         targets = EFFECTS[card.effect].targets(self, s)
         if play.target not in targets:
             named = ", ".join(t for t in targets if t)
-            raise IllegalOrderError(f"{card.name} names {named or 'nothing now'}, not {play.target or 'nothing'}")
+            wanted = f"names one of {named}" if named else "names nothing" if targets else "cannot be played now"
+            raise IllegalOrderError(f"{card.name} {wanted}, not {play.target or 'nothing'}")
 
     def _give_play(self, s: int, play: Play) -> None:
         """The play waits, secret, unless it is the card's phase and seat s answers in turn."""

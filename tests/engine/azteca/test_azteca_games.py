@@ -163,7 +163,7 @@ def test_lenient_spellings_read_as_the_canonical_order(text, expected):
 @pytest.mark.parametrize("text", ["", "march A to chalco", "army X 3w", "army A 3q", "look 1", "bid 2",
                                   "quetzalcoatl lots", "buy 3 warriors", "place", "dike",
                                   "send A11 A12", "send D11", "send 2B4 3B4", "mission A conquest", "attack 2",
-                                  "join nobody", "continue now"])
+                                  "join nobody", "continue now", "play", "play tlaloc 2 3", "play 7"])
 def test_text_outside_the_grammar_is_refused(text):
     with pytest.raises(ParseError):
         parse_orders(text)

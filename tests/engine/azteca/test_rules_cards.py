@@ -192,7 +192,7 @@ def test_no_storm_on_a_lake_battle_under_way():
     sheets(state, {"aztecs": "1B2", "toltecs": "1B2", "chichimecs": "1B2", "tepanecs": "1B4"})
     order(state, "aztecs", "attack 2 toltecs")
     assert state.owed == {2: "join"}
-    with pytest.raises(IllegalOrderError, match="nothing now"):
+    with pytest.raises(IllegalOrderError, match="cannot be played now"):
         order(state, "chichimecs", "play chalchiuhtlicue 2")
 
 
@@ -200,8 +200,17 @@ def test_a_storm_needs_a_lake_zone():
     """The edition's Chalchiuhtlicue falls on "one lake zone": the play names it."""
     state = at_pochtecas()
     hold(state, "aztecs", "chalchiuhtlicue")
-    with pytest.raises(IllegalOrderError, match="names 1, 2, 3, 4"):
+    with pytest.raises(IllegalOrderError, match="names one of 1, 2, 3, 4"):
         order(state, "aztecs", "play chalchiuhtlicue 9")
+
+
+def test_tlaloc_names_no_target():
+    """9.0's Tlaloc gathers Tributes: it names nothing."""
+    state = second_turn_cards()
+    hold(state, "aztecs", "tlaloc")
+    with pytest.raises(IllegalOrderError, match="names nothing, not 2"):
+        order(state, "aztecs", "play tlaloc 2")
+    assert state.people[0].plays == []
 
 
 def test_tlenamacac_adds_to_the_offers_to_tezcatlipoca():
