@@ -6,8 +6,10 @@ import random
 from typing import Any
 
 from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
-                                  Offer, Order, Place, Send, parse_line)
+                                  Offer, Order, Place, Play, Send, parse_line)
 from engine.azteca.war_orders import Move, Plan, Reorganise
+
+PLAY_CHANCE = 0.2  # how often the random bot plays a card it may play before answering
 
 
 def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
@@ -34,6 +36,10 @@ class RandomBot:
 
     def order(self, state: Any, s: int) -> Order:
         decision = state.decision_of(s)
+        playable = decision.options.get("play")
+        if playable and self.rng.random() < PLAY_CHANCE:  # a play never answers: asked again after
+            card = self.rng.choice(sorted(playable))
+            return Play(card, self.rng.choice(playable[card]))
         return getattr(self, f"_{decision.kind}")(decision.options)
 
     def _dike(self, options: dict[str, Any]) -> Order:

@@ -67,6 +67,7 @@ def legal_choices(state: "AztecaState", s: int) -> dict[str, Any]:
     if kind == "mission":
         return {"pochtecas": state.mission_choices(s), "tributes": person.tributes,
                 "prices": {mission: price for mission, (price, _) in state.mission_terms().items()},
+                "free": state.boon(s, "free-mission"),
                 "assimilations": state.assimilation_room(s)}
     if kind == "attack":
         return {"targets": [[zone, seat] for zone, seat in state.lake_targets(s)]}
@@ -215,7 +216,8 @@ def _missions(order: Missions, options: dict[str, Any]) -> None:
         if mission not in pochtecas[letter]["missions"]:
             raise IllegalOrderError(f"pochteca {letter} in {pochtecas[letter]['territory']} may do "
                                     f"{', '.join(pochtecas[letter]['missions'])}, not {mission}")
-    cost = sum(options["prices"][mission] for _, mission in order.missions)
+    prices = sorted((options["prices"][mission] for _, mission in order.missions), reverse=True)
+    cost = sum(prices[options["free"]:])  # Yacatecuhtli: the dearest missions cost nothing
     if cost > options["tributes"]:
         raise IllegalOrderError(f"those missions cost {cost} Tributes; you have {options['tributes']}")
     if sum(mission == "assimilation" for _, mission in order.missions) > options["assimilations"]:

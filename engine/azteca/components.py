@@ -32,6 +32,9 @@ class AztecaCard:
     phase: int  # the phase (1-8) in which it may be played
     count: int
     text: str
+    effect: str = ""  # the kind of effect pbem plays (engine/azteca/cards.py); "" none yet
+    amount: int = 0  # the effect's number (Tributes gained, boats lost, points added)
+    repeatable: bool = False  # 8.0: "except Raid cards": may be played twice in a row
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +123,12 @@ def _cards(data: Any) -> tuple[AztecaCard, ...]:
         name, text = raw.get("name"), raw.get("text")
         if not isinstance(name, str) or not name.strip() or not isinstance(text, str) or not text.strip():
             raise _fail(f"card {key!r}: 'name' and 'text' must be non-empty strings")
+        effect, repeatable = raw.get("effect", ""), raw.get("repeatable", False)
+        if not isinstance(effect, str) or not isinstance(repeatable, bool):
+            raise _fail(f"card {key!r}: 'effect' is a string and 'repeatable' true or false")
         cards.append(AztecaCard(key, name, _whole(raw.get("phase"), 1, 8, f"card {key}: phase"),
-                                _whole(raw.get("count"), 1, 40, f"card {key}: count"), text))
+                                _whole(raw.get("count"), 1, 40, f"card {key}: count"), text, effect,
+                                _whole(raw.get("amount", 0), 0, 99, f"card {key}: amount"), repeatable))
     return tuple(cards)
 
 

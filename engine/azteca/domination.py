@@ -44,6 +44,7 @@ class LakeDomination:
             person.boats = {self.zone_key(zone): count for zone, count in sorted(plan.items()) if count}
         self._event(PUBLIC, "boats-placed", boats={self.seats[s]: dict(person.boats)
                                                    for s, person in enumerate(self.people) if person.boats})
+        self._play_cards()  # a storm falls on the boats as placed
         self.lake_fought = set()
         self.attack_queue = self.turn_order()
         self.lake_attacks = 0

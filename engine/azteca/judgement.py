@@ -24,6 +24,7 @@ class JudgementOfTheGods:
         """15.1: offers to Quetzalcoatl are secret (the urn is opened only at the end), so the
         turn order in which they go in changes nothing a seat can know: they are asked at once."""
         self.phase = JUDGEMENT
+        self._play_cards()
         self._ask_all("urn")
 
     def _urn(self, answers: dict[int, Order]) -> None:
@@ -46,12 +47,13 @@ class JudgementOfTheGods:
         rng = self._rng(f"tezcatlipoca:{self.round}")
         dice = [rng.randint(1, 6) for _ in range(self.edition.judgement.tezcatlipoca_dice)]
         card = self._draw_anger()
-        total = sum(offers.values()) + max(dice)
+        added = sum(self.boon(s, "offering") for s in range(self.n))  # Tlenamacac's points
+        total = sum(offers.values()) + added + max(dice)
         calm = total >= card
         if not calm:
             self.tezcatlipoca += 1
         self._event(PUBLIC, "tezcatlipoca", offers={self.seats[s]: p for s, p in sorted(offers.items())},
-                    dice=dice, card=card, total=total, calm=calm, steps=self.tezcatlipoca)
+                    dice=dice, card=card, cards=added, total=total, calm=calm, steps=self.tezcatlipoca)
         self._verify()
         self.turn_summary = {self.seats[s]: {"tezcatlipoca": offers[s], "tributes": self.people[s].tributes}
                              for s in range(self.n)}

@@ -13,6 +13,7 @@
     join attacker | join defender | join neutral   a third party in the zone (phase 6, secret)
     continue | stop                                the attacker after each round of a lake battle
     quetzalcoatl 5 | tezcatlipoca 3               Sacrifice points offered (phase 8, secret)
+    play tlaloc | play chalchiuhtlicue 2          an Azteca card, added to any decision owed (8.0)
 
 One order a line; ';' also ends an order.  Territories are written by key or by number.
 """
@@ -112,12 +113,20 @@ class Fight:
     on: bool  # the attacker goes on to another round (True) or stops the lake battle
 
 
-Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight, Plan, Reorganise, Move,
-              Answer]
+@dataclass(frozen=True, slots=True)
+class Play:
+    """An Azteca card played (8.0): given beside a decision, it never answers it (engine/azteca/cards.py)."""
+    card: str
+    target: str = ""  # what the card's effect names (a lake zone number), "" if nothing
+
+
+Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight, Play, Plan,
+              Reorganise, Move, Answer]
 Resolve = Callable[[str], str]  # a territory as written -> its key
 
 _NUMBER = re.compile(r"\d{1,3}")
 _TERRITORY = re.compile(r"[a-z0-9][a-z0-9-]{0,40}")
+_CARD = re.compile(r"[a-z][a-z-]{0,40}")
 _COUNT = re.compile(r"(\d{1,2})\s*([wj])")
 SYNTAX = {
     "dike": "dike SHORE", "army": "army A 3w 1j, B 3w 1j, C 2w 1j, R 2w", "place": "place TERRITORY",
@@ -126,7 +135,7 @@ SYNTAX = {
     "quetzalcoatl": "quetzalcoatl POINTS", "tezcatlipoca": "tezcatlipoca POINTS",
     "send": "send A 11, B exp, 2B4 | send nothing", "mission": "mission A alliance, B espionage | mission none",
     "attack": "attack ZONE SEAT | attack none", "join": "join attacker | join defender | join neutral",
-    "continue": "continue | stop", "stop": "continue | stop",
+    "continue": "continue | stop", "stop": "continue | stop", "play": "play CARD [TARGET]",
 }
 
 
@@ -285,6 +294,9 @@ def parse_line(line: str, resolve: Resolve | None = None) -> Order:
         return Join(words[0])
     if head in ("continue", "stop") and not words:
         return Fight(head == "continue")
+    if head == "play" and _CARD.fullmatch(words[0] if words else "") and (
+            len(words) == 1 or len(words) == 2 and _TERRITORY.fullmatch(words[1])):
+        return Play(words[0], words[1] if len(words) == 2 else "")
     if head in GODS and len(words) == 1:
         return Offer(head, _number(words[0], line, "the Sacrifice points", head))
     if head in SYNTAX or head == "keep":
@@ -339,4 +351,6 @@ def to_text(order: Order) -> str:
         return f"join {order.side}"
     if isinstance(order, Fight):
         return "continue" if order.on else "stop"
+    if isinstance(order, Play):
+        return f"play {order.card} {order.target}".rstrip()
     return war_text(order)

@@ -53,7 +53,7 @@ class PochtecaMissions:
         owner = self.owner.get(territory)
         possible = []
         for mission, (price, _) in terms.items():
-            if price > person.tributes:
+            if price > person.tributes and not self.boon(s, "free-mission"):
                 continue
             if mission.startswith("alliance"):
                 allowed = (territory in valley and owner is None and (s, territory) not in self.alliances_tried
@@ -72,6 +72,14 @@ class PochtecaMissions:
                 possible.append(mission)
         return possible
 
+    def waived_missions(self, s: int, chosen: dict[str, str]) -> list[str]:
+        """Yacatecuhtli ("one mission of yours costs no Tributes"): the dearest missions chosen, as
+        many as the cards played this turn allow (letters first in a tie)."""
+        prices = self.mission_terms()
+        dearest = sorted((letter for letter, mission in chosen.items() if prices[mission][0]),
+                         key=lambda letter: (-prices[chosen[letter]][0], letter))
+        return dearest[:self.boon(s, "free-mission")]
+
     def assimilation_room(self, s: int) -> int:
         """12.0: "You cannot have more than 5 assimilated Cities"."""
         return self.edition.counters["assimilated_cities"] - len(self.assimilated & set(self.cities(s)))
@@ -87,6 +95,7 @@ class PochtecaMissions:
         13.0: every boat's zone on the same sheet."""
         self.phase = PHASE
         self.alliances_tried = set()
+        self._play_cards()
         asked = [s for s, person in enumerate(self.people) if person.pochtecas or sum(person.boats.values())]
         if asked:
             self._ask_all("send", asked)
@@ -149,14 +158,18 @@ class PochtecaMissions:
         if asked:
             self.owed.pop(s)
         chosen = dict(order.missions)
+        waived = self.waived_missions(s, chosen)
+        if waived:
+            self.people[s].boons["free-mission"] -= len(waived)
         for letter, where in sorted(self.envoys.get(s, {}).items()):
-            self._mission(s, letter, where, chosen.get(letter, "none"))
+            self._mission(s, letter, where, chosen.get(letter, "none"), free=letter in waived)
         self.envoys[s] = {}
         if asked:
             self._ask_missions()
 
-    def _mission(self, s: int, letter: str, where: str, mission: str) -> None:
+    def _mission(self, s: int, letter: str, where: str, mission: str, free: bool = False) -> None:
         price, die = self.mission_terms()[mission]
+        price = 0 if free else price
         person = self.people[s]
         person.tributes -= price
         face = self._rng(f"mission:{self.round}:{self.seats[s]}:{letter}").choice(self.edition.dice[die]) if die else None

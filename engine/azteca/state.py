@@ -20,13 +20,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from engine.azteca.cards import CardPlays
 from engine.azteca.choices import check, legal_choices
 from engine.azteca.components import Edition
 from engine.azteca.domination import LakeDomination
 from engine.azteca.judgement import JudgementOfTheGods
 from engine.azteca.market import SlaveMarket
 from engine.azteca.orders import (BOXES, GENERALS, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
-                                  Offer, Order, Place, Send, parse_orders, to_text)
+                                  Offer, Order, Place, Play, Send, parse_orders, to_text)
 from engine.azteca.pochtecas import PochtecaMissions
 from engine.azteca.war import BATTLE_KINDS, FlowerWar
 from engine.azteca.war_orders import Answer, Move, Plan, Reorganise
@@ -62,13 +63,16 @@ class People:
     looked: dict[int, int] = field(default_factory=dict)  # slave-market lot -> value, this turn
     answer: Order | None = None  # a simultaneous decision's order, until every seat has answered
     marker: int | None = None  # setup: the population marker drawn and not yet placed
+    last_card: str | None = None  # the last Azteca card played (public: 8.0's "not twice in a row")
+    plays: list[Play] = field(default_factory=list)  # cards given to play later this turn (secret)
+    boons: dict[str, int] = field(default_factory=dict)  # card effects a later step reads, this turn
 
     def on_chart(self, kind: int) -> int:
         """Counters of one kind (0 warriors, 1 Jaguar knights) on the organisation chart."""
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods):
+class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -161,7 +165,8 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
 
     def legal(self, s: int) -> dict[str, Any]:
         """What seat s may choose now (private to it)."""
-        return legal_choices(self, s)
+        playable = self.playable(s)  # cards it may play beside its answer, named only when there are some
+        return {**legal_choices(self, s), **({"play": playable} if playable else {})}
 
     def parse(self, text: str) -> list[Order]:
         return parse_orders(text, self.territory_key)
@@ -189,6 +194,12 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         kind = self.owed.get(s)
         if kind is None:
             raise NotYourDecisionError(self._not_asked())
+        if isinstance(order, Play):  # beside the decision owed, never its answer (engine/azteca/cards.py)
+            self.check_play(s, order)
+            self.applied.append((s, order))
+            self._give_play(s, order)
+            self._advance()
+            return
         handler = {("dike", Dike): self._setup_dike, ("army", Army): self._answer,
                    ("place", Place): self._place, ("cards", Discard): self._answer,
                    ("purchase", Buy): self._purchase, ("look", Look): self._look, ("bid", Bid): self._answer,
@@ -208,7 +219,8 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
         self.seat_index(seat)
-        return submit_in_turn(self, seat, orders)
+        plays_first = sorted(orders, key=lambda order: not isinstance(order, Play))  # a play never answers
+        return submit_in_turn(self, seat, plays_first)
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -319,6 +331,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         return answers  # type: ignore[return-value]
 
     def _resolve(self, kind: str) -> None:
+        self._play_cards()  # plays given with the secret answers are revealed with them
         {"army": self._charts, "cards": self._discards, "bid": self._bids, "rebid": self._rebids,
          "send": self._sheets, "join": self._joins, "plan": self._plans, "urn": self._urn,
          "tezcatlipoca": self._tezcatlipoca}[kind](self._answers())
@@ -402,6 +415,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self._event(PUBLIC, "turn", tlatoani=self.seats[self.first])
         self._free_troops()
         self.turn_summary = {}
+        self._new_card_turn()
         if self.round == 1:  # "Each player receives 4 cards on the first turn"
             self._refill()
         else:
@@ -461,6 +475,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
 
     def _tribute(self) -> None:
         self.phase = TRIBUTE
+        self._play_cards()
         for s in self.turn_order():
             tributes, points = self.income(s)
             person = self.people[s]

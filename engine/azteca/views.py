@@ -5,11 +5,12 @@ full dump.  Secret to their own seat: the organisation chart, the hand of Azteca
 Sacrifice points held and offered to Quetzalcoatl, a drawn population marker and the value of
 the markers it placed face down, the slave-market cards it looked at and won, the boats' zones it
 wrote on its phase-5 sheet (until phase 6 places them), and any secret answer (chart, discards,
-sheet, bid, side in a lake battle, offer) until every seat asked has answered.  Never shown: the
+sheet, bid, side in a lake battle, offer) until every seat asked has answered, and the cards it
+gave to play later (until they are played).  Never shown: the
 order of any deck, the slave-market cards nobody turned over, the urns' contents (the
 verification urn's only when it is opened).  Public: Tributes (announced aloud, 9.0), hand
 sizes, counters bought, generals, boats, pochtecas and dikes on the board, cities, revealed
-markers, bids once revealed, pochtecas' destinations once revealed, missions and their dice, boats
+markers, bids once revealed, cards played and each seat's last card played, pochtecas' destinations once revealed, missions and their dice, boats
 once placed, lake battles and lake control, the gods' steps and the Anger cards played since the last shuffle.
 """
 from __future__ import annotations
@@ -57,7 +58,7 @@ def build_view(state: "AztecaState", reader: int | None) -> dict[str, Any]:
 def _seat(state: "AztecaState", s: int) -> dict[str, Any]:
     person = state.people[s]
     return {"seat": state.seats[s], "name": state.setup.names[s], "capital": state.capital(s),
-            "tributes": person.tributes, "hand": len(person.hand),
+            "tributes": person.tributes, "hand": len(person.hand), "last_card": person.last_card,
             "generals": dict(person.generals), "boats": dict(person.boats), "pochtecas": person.pochtecas,
             "envoys": dict(state.envoys.get(s, {})), "spies": dict(state.spies.get(s, {})),
             "cities": state.cities(s)}
@@ -83,7 +84,7 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
     mine = {"seat": state.seats[s], "sacrifice": person.sacrifice, "urn": person.urn,
             "hand": sorted(person.hand), "chart": {box: list(counts) for box, counts in person.chart.items()},
             "looked": {str(lot): value for lot, value in person.looked.items()},
-            "marker": person.marker,
+            "marker": person.marker, "plays": [state.order_text(play) for play in person.plays],
             "boat_plan": {str(zone): count for zone, count in sorted(person.boat_plan.items())},
             "answer": None if person.answer is None else state.order_text(person.answer),
             "plan": state.order_text(state.plans[s]) if s in state.plans else None}

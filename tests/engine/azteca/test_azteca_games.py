@@ -9,8 +9,8 @@ import pytest
 
 from engine.azteca import GAME
 from engine.azteca.components import load_edition, packaged_edition
-from engine.azteca.orders import (Army, Attack, Bid, Buy, Discard, Dike, Fight, Join, Look, Missions, Offer, Place, Send,
-                                  parse_orders, to_text)
+from engine.azteca.orders import (Army, Attack, Bid, Buy, Discard, Dike, Fight, Join, Look, Missions, Offer, Place, Play,
+                                  Send, parse_orders, to_text)
 from engine.azteca.state import SIMULTANEOUS
 from engine.azteca.war_orders import Answer, Move, Plan, Reorganise
 from engine.core import IllegalOrderError, NotYourDecisionError, OrderError, ParseError, SetupError, play_out
@@ -81,6 +81,16 @@ def test_the_order_log_replays_to_the_same_views(players):
         assert replay.result() == original.result()
 
 
+def answered(state, s: int, bot: str) -> list:
+    """A seat's whole answer from a bot: the cards it plays beside it (a play never answers), then the answer."""
+    given = [GAME.make_bot("random", bot).order(state, s)]
+    state.apply(state.seats[s], given[-1])
+    while isinstance(given[-1], Play):
+        given.append(GAME.make_bot("random", f"{bot}:{len(given)}").order(state, s))
+        state.apply(state.seats[s], given[-1])
+    return given
+
+
 def test_changing_another_seats_secret_leaves_a_view_unchanged():
     """Every secret (charts, hands, looks, bids, urn offers, Tezcatlipoca offers before the
     reveal, markers face down) stays in its own seat's view: twin games in which one seat
@@ -95,13 +105,9 @@ def test_changing_another_seats_secret_leaves_a_view_unchanged():
             s = waiting[0]
             kind = state.owed[s]
             if kind in SIMULTANEOUS and len(waiting) > 1:
-                twins = [state.clone(), state.clone()]
                 for attempt in range(20):
-                    first = GAME.make_bot("random", f"a:{attempt}").order(state, s)
-                    second = GAME.make_bot("random", f"b:{attempt}").order(state, s)
-                    if first != second:
-                        twins[0].apply(state.seats[s], first)
-                        twins[1].apply(state.seats[s], second)
+                    twins = [state.clone(), state.clone()]
+                    if answered(twins[0], s, f"a:{attempt}") != answered(twins[1], s, f"b:{attempt}"):
                         break
                 else:
                     twins = []
@@ -144,7 +150,8 @@ def test_in_turn_secrets_stay_with_their_seat():
     Plan(allow=()), Reorganise((("A", 2, 1), ("B", 0, 0), ("R", 1, 0))), Move(None), Move("B", ("lake-2", "tlatelolco")), Move("A", ("chalco",), True),
     Answer("reserve", (1, 1)), Answer("reserve", (0, 0)), Answer("cousin", "jaguar"),
     Answer("losses", ("A:jaguar", "A:warrior", "reserve:warrior")), Answer("retreat", ()), Answer("retreat", ("A", "reserve")),
-    Answer("experience", "none"), Answer("experience", "B")])
+    Answer("experience", "none"), Answer("experience", "B"),
+    Play("tlaloc"), Play("chalchiuhtlicue", "2")])
 def test_every_order_reads_back_from_its_text(order):
     """docs/rules-azteca.md, "Orders": each order's canonical text parses back to it."""
     assert parse_orders(to_text(order)) == [order]
@@ -163,7 +170,8 @@ def test_lenient_spellings_read_as_the_canonical_order(text, expected):
                                   "quetzalcoatl lots", "buy 3 warriors", "place", "dike",
                                   "send A11 A12", "send D11", "send 2B4 3B4", "mission A conquest", "attack 2",
                                   "join nobody", "continue now", "move A", "move D chalco", "plan intercept D",
-                                  "plan retreat many", "reserve 2x", "lose", "retreat X", "promote A B", "reorganise Q 2w"])
+                                  "plan retreat many", "reserve 2x", "lose", "retreat X", "promote A B", "reorganise Q 2w",
+                                  "play", "play tlaloc 2 3", "play 7"])
 def test_text_outside_the_grammar_is_refused(text):
     with pytest.raises(ParseError):
         parse_orders(text)
@@ -265,6 +273,7 @@ def test_only_questions_with_one_public_answer_are_forced():
     """docs/engine.md, "forced_order": the last population marker has one territory left; an
     offer from a seat holding no Sacrifice points is not forced (its points are secret)."""
     state = GAME.new_game(record(6, 3))
+    bots = [GAME.make_bot("random", f"6:{s}") for s in range(3)]  # one each: a bot made anew repeats itself
     forced = []
     while state.phase == "setup":
         s = state.waiting()[0]
@@ -274,10 +283,10 @@ def test_only_questions_with_one_public_answer_are_forced():
             assert answer == f"place {state.legal(s)['territories'][0]}"
         else:
             assert answer is None
-        state.apply(state.seats[s], GAME.make_bot("random", 6).order(state, s))
+        state.apply(state.seats[s], bots[s].order(state, s))
     assert len(forced) == 1  # the thirteenth marker
     while state.phase != "judgement":
         s = state.waiting()[0]
-        state.apply(state.seats[s], GAME.make_bot("random", 6).order(state, s))
+        state.apply(state.seats[s], bots[s].order(state, s))
     state.people[0].sacrifice = 0
     assert GAME.forced_order(state, state.seats[0]) is None
