@@ -294,11 +294,12 @@ class AztlanState:
             return {"cards": list(self.power_left[s])}
         if self.phase == DEVELOPMENT:
             people = self.control[s]
+            origins = [t for t in range(self.masks.count) if self.pawns[t][people]]
             return {"place": [t.id for t in self.board.territories],
                     "pawns_left": self.to_place[people],
                     "eagle": EAGLE_JAGUAR in hand and self._eagle_source(people) is not None,
-                    "move_from": list(self._ids([t for t in range(self.masks.count)
-                                                 if self.pawns[t][people]]))}
+                    "move_from": list(self._ids(origins)),
+                    "move_to": self._destinations(origins)}
         if self.phase == CONFLICT:
             if self.reaction:
                 return {"territory": self.board.territories[self.reaction.territory].id,
@@ -311,8 +312,15 @@ class AztlanState:
             return {"wild": self.card_type[card] == WILD if card else False,
                     "blessings": sorted({c for c in hand if c in BLESSINGS}),
                     "rafts": hand.count(RAFTS),
-                    "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)]}
+                    "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)],
+                    "wild_types": list(TERRAIN_TYPES) if card and self.card_type[card] == WILD else []}
         return {}
+
+    def _destinations(self, origins: Sequence[int]) -> dict[str, list[int]]:
+        """Where a pawn moved from each origin may go: its neighbours (a lake breaks
+        adjacency).  Keyed by the origin's id as text, as JSON keys are."""
+        ids, adjacent = self.board.ids, self.board.adjacent
+        return {str(ids[t]): sorted(ids[n] for n in adjacent[t]) for t in origins}
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Apply a submission atomically.  Returns the orders left over because the game
