@@ -1,4 +1,4 @@
-// A choice that depends on another (Aztlán's "move to" on the move's origin): the select
+// A choice that depends on another (where a moved piece goes, on where it starts): the select
 // carrying data-follows="<field>" and data-choices-by='{"<value>": [choices...]}' offers only
 // the choices of the value chosen in <field>, and the board outlines them; with no value
 // chosen it offers all of them (as the page does without this script) and the board keeps
