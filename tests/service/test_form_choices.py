@@ -102,8 +102,10 @@ def check_coatl(form, decision, page, view):
         assert sorted(values(form, "discard")) == sorted(strings(o["hand"]))
         assert sorted(values(form, "card")) == sorted(strings(choose["row"]))
         return
-    assert sorted(values(form, "take")) == sorted(f"{kind} {space}" for kind, spaces in o["take"].items()
-                                                  for space in spaces)
+    takeable = sorted(f"{kind} {space}" for kind, spaces in o["take"].items() for space in spaces)
+    assert sorted(values(form, "take")) == takeable
+    # The board's framed, clickable supply spaces are the same ones.
+    assert sorted(re.findall(r'<g class="space" data-territory="([^"]+)"', page)) == takeable
     assert sorted(values(form, "card")) == sorted(strings(choose["row"] if room else []))
     deck = min(room, choose["deck"])
     assert values(form, "deck") == (["0", *strings(range(1, deck + 1))] if deck else [])
