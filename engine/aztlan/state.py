@@ -78,6 +78,10 @@ class BoardMasks:
         self.type_masks = {kind: sum(1 << i for i, t in enumerate(board.type_of) if t == kind)
                            for kind in TERRAIN_TYPES}
         self.shore_masks = tuple(sum(1 << i for i in shores) for shores in board.lake_shores)
+        # Where a pawn moved from each territory may go (a lake breaks adjacency), by id as
+        # text (as JSON keys are): a development turn's `move_to` option.
+        self.destinations = {str(board.ids[t]): tuple(sorted(board.ids[n] for n in near))
+                             for t, near in enumerate(board.adjacent)}
 
 
 @dataclass(slots=True)
@@ -294,12 +298,14 @@ class AztlanState:
             return {"cards": list(self.power_left[s])}
         if self.phase == DEVELOPMENT:
             people = self.control[s]
-            origins = [t for t in range(self.masks.count) if self.pawns[t][people]]
+            # A move starts where the seat has a pawn (move_from) or where this turn places
+            # one, so any territory: move_to names every territory's destinations.
             return {"place": [t.id for t in self.board.territories],
                     "pawns_left": self.to_place[people],
                     "eagle": EAGLE_JAGUAR in hand and self._eagle_source(people) is not None,
-                    "move_from": list(self._ids(origins)),
-                    "move_to": self._destinations(origins)}
+                    "move_from": list(self._ids([t for t in range(self.masks.count)
+                                                 if self.pawns[t][people]])),
+                    "move_to": {origin: list(ends) for origin, ends in self.masks.destinations.items()}}
         if self.phase == CONFLICT:
             if self.reaction:
                 return {"territory": self.board.territories[self.reaction.territory].id,
@@ -315,12 +321,6 @@ class AztlanState:
                     "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)],
                     "wild_types": list(TERRAIN_TYPES) if card and self.card_type[card] == WILD else []}
         return {}
-
-    def _destinations(self, origins: Sequence[int]) -> dict[str, list[int]]:
-        """Where a pawn moved from each origin may go: its neighbours (a lake breaks
-        adjacency).  Keyed by the origin's id as text, as JSON keys are."""
-        ids, adjacent = self.board.ids, self.board.adjacent
-        return {str(ids[t]): sorted(ids[n] for n in adjacent[t]) for t in origins}
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Apply a submission atomically.  Returns the orders left over because the game

@@ -302,15 +302,17 @@ def test_move_needs_one_of_your_pawns():
 def test_a_turns_options_name_each_pawns_destinations():
     """... move one of his tribe pawns already on the board from one territory to an adjacent
     territory.  Note that if there is a lake between two territories, they are not considered
-    adjacent.  (The turn's options list, per territory holding the seat's pawns, the
-    territories a pawn moved from it may enter; the form and the map offer only those.)"""
+    adjacent.  (The turn's options list the territories holding the seat's pawns and, for
+    every territory, since the pawn placed this turn may move too, the territories a pawn
+    moved from it may enter; the form and the map offer only those.)"""
     g = game(LAKE_ROW)
     choose(g, ocelot=9, serpent=8, quetzal=7)
     develop(g, ocelot=[1], serpent=[6], quetzal=[7])
     develop(g, ocelot=[4], serpent=[6], quetzal=[7])
     options = options_of(g, "ocelot")
     assert options["move_from"] == [1, 4]
-    assert options["move_to"] == {"1": [2], "4": [3, 5]}
+    assert options["move_to"] == {"1": [2], "2": [1, 3], "3": [2, 4], "4": [3, 5], "5": [4, 6],
+                                  "6": [5, 7], "7": [6]}
     do(g, "ocelot", "place 2 move 1 to 2")
     assert pawns(g, 2) == {"ocelot": 2}
 

@@ -226,12 +226,13 @@ def test_the_map_outlines_only_the_legal_territories_of_the_choice_being_made(se
     """Issue 17, "legal options only": on a development turn the map outlines the territories a
     move may leave (the API's move_from); once one is chosen, only the territories a pawn from
     it may enter (the API's move_to for it), which are also the only ones the "to" list offers
-    and a map click can pick.  At desktop size and at 360 px."""
+    and a map click can pick; the territory a pawn is placed in becomes an origin too.  At
+    desktop size and at 360 px."""
     app, server = served
     game_id, options = _turn_with_a_move(app)
     origin = max(options["move_from"], key=lambda t: len(options["move_to"][str(t)]))
     destinations = options["move_to"][str(origin)]
-    elsewhere = next(t for t in options["place"] if t not in destinations)
+    elsewhere = next(t for t in options["place"] if t not in destinations and t not in options["move_from"])
     for width, height in ((1280, 900), (360, 740)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
         page.set_default_timeout(30_000)
@@ -255,4 +256,13 @@ def test_the_map_outlines_only_the_legal_territories_of_the_choice_being_made(se
 
         page.select_option(f"{form} select[name=move_from]", "")
         assert page.evaluate(_OUTLINED) == sorted(options["move_from"]), width
+
+        # The pawn placed this turn may move on: its territory becomes an origin.
+        page.select_option(f"{form} select[name=place]", str(elsewhere))
+        origins = sorted([*options["move_from"], elsewhere])
+        offered = page.eval_on_selector_all(f"{form} select[name=move_from] option", "os => os.map(o => o.value)")
+        assert offered == ["", *map(str, origins)], width
+        assert page.evaluate(_OUTLINED) == origins, width
+        page.select_option(f"{form} select[name=move_from]", str(elsewhere))
+        assert page.evaluate(_OUTLINED) == options["move_to"][str(elsewhere)], width
         page.context.close()

@@ -60,12 +60,12 @@ def check_aztlan(form, decision, page, view):
         if o["eagle"]:
             assert values(form, "eagle") == strings(o["place"])
         assert values(form, "move_from") == strings(o["move_from"])
-        assert sorted(o["move_to"]) == sorted(strings(o["move_from"]))
-        # Without a script: every origin's destinations (the script narrows them to one's).
-        destinations = sorted({t for ends in o["move_to"].values() for t in ends})
+        assert sorted(o["move_to"]) == sorted(strings(o["place"]))  # the pawn placed may move on
+        # Without a script: the destinations of every origin listed (the script narrows them
+        # to the chosen one's, and adds the territory placed in as an origin).
+        destinations = sorted({t for start in o["move_from"] for t in o["move_to"][str(start)]})
         assert values(form, "move_to") == strings(destinations)
-        if o["move_from"]:
-            assert json.loads(form.field("move_to")["attrs"]["data-choices-by"]) == o["move_to"]
+        assert json.loads(form.field("move_to")["attrs"]["data-choices-by"]) == o["move_to"]
         assert outlined(page) == sorted(o["move_from"])
     elif kind == "conflict":
         settle = {name[len("settle-"):] for name in form.names() if name.startswith("settle-")}
