@@ -521,13 +521,15 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
         lake_boxes.append((x - half, y - above, x + half, y + below))
 
     # Outlines: highlight (bold, solid) and open conflicts (dashed), above all fills.
+    def highlight_pair(d: str, ident: str) -> str:  # a halo, then the outline itself
+        return (f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(11 * u)}" stroke-opacity=".85"/>'
+                f'<path d="{d}" stroke="{HIGHLIGHT}" stroke-width="{_n(7 * u)}" class="{p}-highlight"{ident}/>')
+
     outline = []
     for t in drawn:
         d = _path(shape[t.id])
         if t.id in wanted:
-            outline.append(f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(11 * u)}" '
-                           f'stroke-opacity=".85"/><path d="{d}" stroke="{HIGHLIGHT}" '
-                           f'stroke-width="{_n(7 * u)}" class="{p}-highlight" data-highlight="{t.id}"/>')
+            outline.append(highlight_pair(d, f' data-highlight="{t.id}"'))
         if t.id in conflicts:
             if t.id not in wanted:  # else the dashes run along the middle of the highlight
                 outline.append(f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(7 * u)}" '
@@ -536,8 +538,11 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
                            f'stroke-width="{_n((4 if t.id in wanted else 4.5) * u)}" '
                            f'stroke-dasharray="{_n(14 * u)} {_n(7 * u)}" '
                            f'class="{p}-conflict" data-conflict="{t.id}"/>')
-    if outline:
-        out.append(f'<g fill="none" stroke-linejoin="round" pointer-events="none">{"".join(outline)}</g>')
+    if outline or clickable:  # a page's script outlines the choice being made in this group
+        out.append(f'<g fill="none" stroke-linejoin="round" pointer-events="none" data-outlines="">'
+                   f'{"".join(outline)}</g>')
+    if clickable:  # ... drawing its outlines like this hidden pair
+        out.append(f'<g display="none" data-outline-model="">{highlight_pair("M0 0", "")}</g>')
 
     rose = _compass([*shape.values(), *lake_shape.values()], W, H, u)
     if rose:
