@@ -10,8 +10,11 @@ Redis as the broker, PostgreSQL as the database, all on this machine.
   goes through HTTP, gunicorn, the order path, Redis and a worker's advance.
 - Report and notice mails are on (as in production): a second worker renders them from its
   own queue, as docker-compose.yml runs it.
-- The baseline: one psycopg connection doing INSERT + COMMIT in a loop on the same server,
-  before and after, in the same run.
+- The baselines, in the same run: one psycopg connection doing INSERT + COMMIT in a loop on
+  the same server, before and after; and the bare order endpoint (bench/bare.py) on the same
+  gunicorn and worker, before and after the orders: the same clients, each posting to its
+  own game and waiting for the worker, whose task (`bench.bare_advance`) only makes the
+  advance's commit.  `worker.api_orders_per_bare` is the goal of issue 18 (at least 0.5).
 
 PBEM_BENCH_POSTGRES and PBEM_BENCH_REDIS pick the servers (default: the local ones); the
 benchmark works in its own schema and under its own Redis key prefix, removed at the end.
@@ -28,7 +31,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import psycopg
 import redis
@@ -78,8 +81,8 @@ class _Stack:
         self.logs = {name: folder / f"{name}.log" for name in ("web", "worker", "reports")}
         self.processes: list[subprocess.Popen[bytes]] = []
         self._start("web", [sys.executable, "-m", "gunicorn", "--workers", str(WEB_WORKERS), "--threads",
-                            str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "pbem.wsgi:app"])
-        self._start("worker", [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-Q", QUEUE,
+                            str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "bench.bare_web:app"])
+        self._start("worker", [sys.executable, "-m", "celery", "-A", "bench.bare_worker", "worker", "-Q", QUEUE,
                                "--loglevel", "WARNING", "--concurrency", str(WORKER_CONCURRENCY),
                                "--hostname", "advance@%h", "--without-gossip", "--without-mingle",
                                "--without-heartbeat"])
@@ -270,47 +273,87 @@ def measure_latency(port: int, players: _Players) -> tuple[list[float], list[flo
     return samples, pushes
 
 
-def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
-    """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
-    games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
-    accepted = [0] * len(games)
+def _run_clients(client: Callable[[int, threading.Event], None], clients: int, seconds: float) -> float:
+    """Run `client(slot, stop)` in `clients` threads for `seconds`; the seconds it took.  A
+    client that raises fails the measurement."""
     stop = threading.Event()
     failures: list[str] = []
 
-    def client(slot: int) -> None:
-        game_id, seed = games[slot], 2000 + slot * 100
-        while not stop.is_set():
-            try:
-                move = _next_move(port, game_id, players.headers)
-                if move is None:
-                    time.sleep(0.002)
-                    continue
-                order, index, _, _ = move
-                if order == "finished":
-                    seed += 1
-                    game_id = players.new_game(seed)
-                    continue
-                status, _ = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
-                                    {"orders": order})
-                if status == 201 and not stop.is_set():
-                    accepted[slot] += 1
-            except Exception as error:  # noqa: BLE001 - reported below
-                failures.append(repr(error))
-                return
+    def run(slot: int) -> None:
+        try:
+            client(slot, stop)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(repr(error))
 
-    logged_before = _count_log()
-    threads = [threading.Thread(target=client, args=(slot,), daemon=True) for slot in range(len(games))]
+    threads = [threading.Thread(target=run, args=(slot,), daemon=True) for slot in range(clients)]
     began = time.perf_counter()
     for thread in threads:
         thread.start()
-    time.sleep(THROUGHPUT_SECONDS)
+    time.sleep(seconds)
     stop.set()
     spent = time.perf_counter() - began
     for thread in threads:
         thread.join(30)
     if failures:
         raise RuntimeError(f"a client failed: {failures[0]}")
+    return spent
+
+
+def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
+    """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
+    games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
+    accepted = [0] * len(games)
+
+    def client(slot: int, stop: threading.Event) -> None:
+        game_id, seed = games[slot], 2000 + slot * 100
+        while not stop.is_set():
+            move = _next_move(port, game_id, players.headers)
+            if move is None:
+                time.sleep(0.002)
+                continue
+            order, index, _, _ = move
+            if order == "finished":
+                seed += 1
+                game_id = players.new_game(seed)
+                continue
+            status, _ = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
+                                {"orders": order})
+            if status == 201 and not stop.is_set():
+                accepted[slot] += 1
+
+    logged_before = _count_log()
+    spent = _run_clients(client, len(games), THROUGHPUT_SECONDS)
     return sum(accepted), _count_log() - logged_before, spent
+
+
+def measure_bare(port: int, players: _Players, seconds: float) -> tuple[int, float]:
+    """(bare orders done, seconds) with THROUGHPUT_CLIENTS clients: each reads its game's
+    version, posts a bare order and waits for the worker's task to move the version, as a
+    real client reads a view, posts its order and waits for the advance."""
+    games = [players.new_game(5000 + i) for i in range(THROUGHPUT_CLIENTS)]
+    done = [0] * len(games)
+
+    def version(game_id: int) -> int:
+        status, seen = request(port, "GET", f"/bench/bare/{game_id}", players.headers[0])
+        assert status == 200, seen
+        return int(seen["version"])
+
+    def client(slot: int, stop: threading.Event) -> None:
+        game_id = games[slot]
+        while not stop.is_set():
+            before = version(game_id)
+            status, answer = request(port, "POST", f"/bench/bare/{game_id}/orders", players.headers[0],
+                                     {"orders": "place 12"})
+            assert status == 201, answer
+            while version(game_id) == before:
+                if stop.is_set():
+                    return
+                time.sleep(0.002)
+            if not stop.is_set():
+                done[slot] += 1
+
+    spent = _run_clients(client, len(games), seconds)
+    return sum(done), spent
 
 
 def _count_log() -> int:
@@ -342,7 +385,9 @@ def run() -> list[dict[str, Any]]:
                 stack.wait_ready()
                 players = _Players(stack.url)
                 latencies, pushes = measure_latency(stack.port, players)
+                bare_before = measure_bare(stack.port, players, THROUGHPUT_SECONDS / 2)
                 orders, logged, seconds = measure_throughput(stack.port, players)
+                bare_after = measure_bare(stack.port, players, THROUGHPUT_SECONDS / 2)
                 players.session.close()
                 players.engine.dispose()
             finally:
@@ -353,6 +398,8 @@ def run() -> list[dict[str, Any]]:
         _purge_redis()
     raw_rate = round((raw_before[0] + raw_after[0]) / (raw_before[1] + raw_after[1]), 1)
     order_rate = round(orders / seconds, 1)
+    bare_orders = bare_before[0] + bare_after[0]
+    bare_rate = round(bare_orders / (bare_before[1] + bare_after[1]), 1)
     common = {"database": "postgresql", "broker": "redis",
               "web": f"gunicorn {WEB_WORKERS} workers x {WEB_THREADS} threads",
               "worker": f"celery prefork x {WORKER_CONCURRENCY}, reports rendered by its own worker (nice 10)"}
@@ -372,6 +419,13 @@ def run() -> list[dict[str, Any]]:
          **common,
          "note": "sustained: each client plays its own 2-person game through the API (GET view, POST order), "
                  "every order advanced by the worker before that game can go on"},
+        {"name": "worker.bare_orders", "value": bare_rate, "unit": "orders/s", "orders": bare_orders,
+         "clients": THROUGHPUT_CLIENTS, **common,
+         "note": "baseline: the same clients on POST /bench/bare/<id>/orders (token check, INSERT + COMMIT) "
+                 "and a worker task doing UPDATE + COMMIT (bench/bare.py), before and after the orders"},
+        {"name": "worker.api_orders_per_bare", "value": round(order_rate / bare_rate, 4) if bare_rate else None,
+         "unit": "ratio", "goal": 0.5,
+         "note": "API orders (with their advances) per bare order in the same time (issue 18: at least 0.5)"},
         {"name": "worker.pg_insert_commit", "value": raw_rate, "unit": "commits/s",
          "commits": raw_before[0] + raw_after[0], "database": "postgresql",
          "note": "baseline: one psycopg connection, INSERT + COMMIT, before and after, same run"},

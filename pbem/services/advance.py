@@ -108,7 +108,7 @@ def _queued_turns(session: Session, game_id: int) -> dict[str, list[QueuedTurn]]
 
 
 def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None) -> Advanced:
-    game = lock_game(session, game_id)
+    game = lock_game(session, game_id, people=True)  # with the people its mails go to
     if game.status != Game.ACTIVE:
         session.rollback()  # release the lock
         return Advanced(version=game.version, finished=game.status == Game.FINISHED)
@@ -160,7 +160,10 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
                       f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", topic="queue-error")
-    schedule(session, game, clock, state)  # first: turn mails tell a seat its clock
+    # The seats whose orders stay pending have acted: the deadline needs no second look.
+    acted = {name for name, rows in queue.items() if any(row not in run.consumed for row in rows)}
+    with session.no_autoflush:  # the game's new decision and deadline: one UPDATE, not two
+        schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones)
     if changes.get("status") == Game.FINISHED:

@@ -12,23 +12,29 @@ from functools import wraps
 from typing import Any, Callable, TypeVar
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.live import changed
-from pbem.models import Game, now
+from pbem.models import Game, Seat, User, now
 from pbem.services.errors import NotFound, StaleGame
 
 
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game, locked for this transaction."""
+def lock_game(session: Session, game_id: int, *, people: bool = False) -> Game:
+    """The game, locked for this transaction, read once with its seats (one statement);
+    `people`: also each seat's person and their addresses (an advance mails them)."""
     if session.get_bind().dialect.name == "sqlite":
         # SQLite has no row locks.  A write that changes nothing takes the database's write
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update()
-                          .execution_options(populate_existing=True))
+    seats = joinedload(Game.seats)
+    if people:
+        seats = seats.joinedload(Seat.user).joinedload(User.addresses)
+    # FOR UPDATE OF games: the lock is the game's row (the seats come along by an outer join,
+    # which PostgreSQL cannot lock).
+    game = session.scalars(select(Game).where(Game.id == game_id).options(seats).with_for_update(of=Game)
+                           .execution_options(populate_existing=True)).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
