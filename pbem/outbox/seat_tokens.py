@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Collection
 
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
 
 from pbem.models import Seat, now
@@ -44,10 +44,17 @@ def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | No
     return reply_address(seat_token(session, seat.game_id, seat.name), domain=(settings or load()).domain)
 
 
-def seat_reply_addresses(session: Session, game_id: int, seats: Collection[str]) -> dict[str, str]:
-    """`seat_reply_address` of these seats of one game, in one query."""
+def seat_reply_addresses(session: Session, seats: Collection[Seat]) -> dict[str, str]:
+    """`seat_reply_address` of these started seats of one game, by seat name: their live
+    tokens as read with the game's lock (`Seat.reply_tokens`, pbem/services/locking.py),
+    else read in one query."""
+    tokens = {seat.name: seat.reply_tokens[-1].token for seat in seats
+              if "reply_tokens" not in inspect(seat).unloaded and seat.reply_tokens}
+    missing = [seat.name for seat in seats if seat.name not in tokens]
+    if missing:
+        tokens.update(seat_tokens(session, next(iter(seats)).game_id, missing))
     domain = load().domain
-    return {seat: reply_address(token, domain=domain) for seat, token in seat_tokens(session, game_id, seats).items()}
+    return {str(name): reply_address(token, domain=domain) for name, token in tokens.items()}
 
 
 def replace_token(session: Session, game_id: int, seat: str) -> str:

@@ -19,10 +19,11 @@ from pbem.services.notify import queue_result_mails, queue_turn_mails
 
 
 def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat],
-                    milestones_before: int | None = None) -> None:
+                    milestones_before: int | None = None, *, locked: bool = False, logged: bool = False) -> None:
     """Queue the mails an advance owes its players (called before the advance commits).
     `milestones_before`: how many phases the game had completed before the advance; the
-    phases completed since get their reports and notices (pbem/services/report_mail.py)."""
+    phases completed since get their reports and notices (pbem/services/report_mail.py).
+    `locked`, `logged`: what the advance holds and did (notify.queue_turn_mails)."""
     moves_mail.after_advance(session, game, state)  # opponents' moves, for "each" readers
     newly_waiting = list(newly_waiting)
     # A report or notice of this moment tells these seats it is their turn: one mail, not two.
@@ -31,7 +32,8 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
     if state.is_over():
         _results(session, game, state)
         return
-    queue_turn_mails(session, game, state, [seat for seat in newly_waiting if seat.name not in told])
+    queue_turn_mails(session, game, state, [seat for seat in newly_waiting if seat.name not in told],
+                     locked=locked, logged=logged)
 
 
 def _results(session: Session, game: Game, state: Any) -> None:

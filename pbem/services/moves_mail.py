@@ -118,19 +118,27 @@ def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str
     return since_last_turns(session, game, state, [seat]).get(seat.id, "")
 
 
-def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat]) -> dict[int, str]:
+def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat], *,
+                     locked: bool = False) -> dict[int, str]:
     """`since_last_turn` for several seats of one game (by seat id; "" or absent: nothing):
-    their cursors locked and moved in two statements, however many seats."""
+    their cursors locked and moved in two statements, however many seats.  `locked`: the
+    caller read these seats' rows locked in this transaction (lock_game(..., people=True)),
+    so their cursors are current and move with the seats' other changes."""
     readers = [seat for seat in seats if _wants(seat, DIGEST) is not None]
     if not readers:
         return {}
-    query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))
-    if session.get_bind().dialect.name != "sqlite":  # SQLite: the writer holds the database lock
-        query = query.with_for_update()
-    cursors = {seat_id: cursor for seat_id, cursor in session.execute(query)}
-    news = [_news(game, state, seat, cursors.get(seat.id) or 0) for seat in readers]
-    session.execute(update(Seat).execution_options(synchronize_session=False),
-                    [{"id": item.seat.id, "events_reported": item.end} for item in news])
+    if locked:
+        news = [_news(game, state, seat, seat.events_reported or 0) for seat in readers]
+        for item in news:
+            item.seat.events_reported = item.end
+    else:
+        query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))
+        if session.get_bind().dialect.name != "sqlite":  # SQLite: the writer holds the database lock
+            query = query.with_for_update()
+        cursors = {seat_id: cursor for seat_id, cursor in session.execute(query)}
+        news = [_news(game, state, seat, cursors.get(seat.id) or 0) for seat in readers]
+        session.execute(update(Seat).execution_options(synchronize_session=False),
+                        [{"id": item.seat.id, "events_reported": item.end} for item in news])
     return {item.seat.id: f"\n{RECAP}\n" + "\n".join(item.lines) + "\n" for item in news if item.lines}
 
 

@@ -70,10 +70,13 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     queue_turn_mails(session, game, state, [seat], seq)
 
 
-def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[Seat], seq: int | None = None) -> None:
+def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[Seat], seq: int | None = None, *,
+                     locked: bool = False, logged: bool = False) -> None:
     """`queue_turn_mail` for each of these seats of one game, in a few statements however
     many they are: the mails queued already, the reply addresses and the digest readers'
-    cursors are read for all of them at once."""
+    cursors are read for all of them at once.  From an advance: `locked`, it holds the
+    seats' rows (moves_mail.since_last_turns); `logged`, it logged the order-log lines that
+    make this moment, so no mail of the moment can be queued yet (the log only grows)."""
     owed = {d.seat: d.kind for d in reversed(state.decisions(options=False))}  # a seat's first decision
     moment = len(state.order_log()) if seq is None else seq
     asked = {}
@@ -81,12 +84,12 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
         user = seat.user
         if user is not None and user.primary_address and user.notify_turn and owed.get(seat.name or ""):
             asked[f"turn:{game.id}:{moment}:{seat.name}"] = seat
-    for key in queued_keys(session, asked):  # asked before the news below is claimed for these mails
+    for key in queued_keys(session, asked) if not logged else ():  # asked before the news is claimed
         del asked[key]
     if not asked:
         return
-    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()))
-    reply_to = seat_reply_addresses(session, game.id, [seat.name for seat in asked.values() if seat.name])
+    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()), locked=locked)
+    reply_to = seat_reply_addresses(session, list(asked.values()))
     url = links.game(base_url(), game.id)
     clock = policy_of(game).clock
     for key, seat in asked.items():
@@ -154,7 +157,7 @@ def queue_result_mails(session: Session, game: Game, state: Any, seats: Iterable
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    reply_to = seat_reply_addresses(session, game.id, [seat.name for seat in told.values() if seat.name])
+    reply_to = seat_reply_addresses(session, list(told.values()))
     for key, seat in told.items():
         assert seat.user is not None and seat.user.primary_address is not None and seat.name is not None
         # HISTORY, BOARD still answer after the end: the seat's reply address stays.

@@ -73,7 +73,7 @@ def submit_for_user(session: Session, game_id: int, user: User, text: str, *, ch
     """`submit_orders` for the seat `user` plays in game `game_id`: the game is locked and
     read once, with its seats, before anything else (nobody acts for a seat not theirs)."""
     _check_size(channel, text)
-    game = lock_game(session, game_id)
+    game = lock_game(session, game_id, pending=True)
     return _submit(session, game, require_seat(game, user), text or "", channel, user.id)
 
 
@@ -86,7 +86,7 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     pending (a secret choice can be changed until everyone has chosen)."""
     _check_size(channel, text)
     assert seat.name is not None, "seats are named when the game starts"
-    return _submit(session, lock_game(session, seat.game_id), seat, text or "", channel, user_id)
+    return _submit(session, lock_game(session, seat.game_id, pending=True), seat, text or "", channel, user_id)
 
 
 def _check_size(channel: str, text: str | None) -> None:
@@ -105,7 +105,8 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
         raise Conflict("the game is over" if game.status == Game.FINISHED else "the game is not running")
     state = game_state(session, game)
     canonical = _check(state, seat_name, text)
-    session.execute(delete(PendingOrder).where(PendingOrder.game_id == game_id, PendingOrder.seat == seat_name))
+    for replaced in [row for row in game.pending_orders if row.seat == seat_name]:
+        session.delete(replaced)
     rows = [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel, user_id=user_id)
             for line in canonical]
     session.add_all(rows)
