@@ -26,17 +26,18 @@ PAGE_REQUESTS = 300
 ORDERS = 300
 RAW_COMMITS = 1000
 TIME_LIMIT = 20.0  # seconds per measurement, whatever the counts
+ROUNDS = 3  # the orders measured in this many turns, the bare endpoint before, between and after
 
 
 def _rate(count: int, seconds: float) -> float:
     return round(count / seconds, 1) if seconds else 0.0
 
 
-def _loop(work: Callable[[], Any], limit: int) -> tuple[int, float]:
-    """Run `work` up to `limit` times (or TIME_LIMIT seconds); return (runs, seconds timed).
+def _loop(work: Callable[[], Any], limit: int, seconds: float = TIME_LIMIT) -> tuple[int, float]:
+    """Run `work` up to `limit` times (or `seconds`); return (runs, seconds timed).
     `work` may return a number of seconds to count instead of its own wall time."""
     spent, runs, start = 0.0, 0, time.perf_counter()
-    while runs < limit and time.perf_counter() - start < TIME_LIMIT:
+    while runs < limit and time.perf_counter() - start < seconds:
         began = time.perf_counter()
         counted = work()
         spent += counted if isinstance(counted, float) else time.perf_counter() - began
@@ -116,17 +117,22 @@ def run() -> list[dict[str, Any]]:
         service = _Service()
         service.page()  # warm up templates and the state cache
         page_runs, page_time = _loop(service.page, PAGE_REQUESTS)
-        # The bare endpoint before and after the orders too: drift shows in the baseline as well.
-        bare_before = _loop(service.submit_bare, ORDERS // 2)
-        order_runs, order_time = _loop(service.submit, ORDERS)
-        bare_after = _loop(service.submit_bare, ORDERS // 2)
+        # Orders and the bare endpoint take turns, bare first and last, so a machine whose load
+        # drifts during the run weighs on both alike.
+        bare = [_loop(service.submit_bare, ORDERS // (ROUNDS + 1), TIME_LIMIT / (ROUNDS + 1))]
+        orders = []
+        for _ in range(ROUNDS):
+            orders.append(_loop(service.submit, ORDERS // ROUNDS, TIME_LIMIT / ROUNDS))
+            bare.append(_loop(service.submit_bare, ORDERS // (ROUNDS + 1), TIME_LIMIT / (ROUNDS + 1)))
         raw_after = raw_insert_commit(SCHEMA, RAW_COMMITS // 2, TIME_LIMIT)
     finally:
         drop_schema(SCHEMA)
     raw_runs, raw_time = raw_before[0] + raw_after[0], raw_before[1] + raw_after[1]
     raw_rate = _rate(raw_runs, raw_time)
+    order_runs, order_time = sum(runs for runs, _ in orders), sum(spent for _, spent in orders)
     order_rate = _rate(order_runs, order_time)
-    bare_rate = _rate(bare_before[0] + bare_after[0], bare_before[1] + bare_after[1])
+    bare_runs = sum(runs for runs, _ in bare)
+    bare_rate = _rate(bare_runs, sum(spent for _, spent in bare))
     common = {"database": "postgresql", "transport": "in-process WSGI (Flask test client)"}
     return [
         {"name": "service.game_page", "value": _rate(page_runs, page_time), "unit": "requests/s",
@@ -138,9 +144,9 @@ def run() -> list[dict[str, Any]]:
          "database": "postgresql",
          "note": "baseline: one psycopg connection, INSERT + COMMIT, before and after the service runs"},
         {"name": "service.bare_order", "value": bare_rate, "unit": "requests/s",
-         "orders": bare_before[0] + bare_after[0], **common,
+         "orders": bare_runs, **common,
          "note": "baseline: POST /bench/bare/<id>/orders (bench/bare.py), token check, INSERT + COMMIT, "
-                 "UPDATE + COMMIT, no logic; before and after the orders"},
+                 "UPDATE + COMMIT, no logic; in turns with the orders"},
         {"name": "service.order_submit_per_bare", "value": round(order_rate / bare_rate, 4) if bare_rate else None,
          "unit": "ratio", "goal": 0.5,
          "note": "order submissions per bare order in the same time (issue 18: at least 0.5)"},

@@ -12,7 +12,7 @@ Redis as the broker, PostgreSQL as the database, all on this machine.
   own queue, as docker-compose.yml runs it.
 - The baselines, in the same run: one psycopg connection doing INSERT + COMMIT in a loop on
   the same server, before and after; and the bare order endpoint (bench/bare.py) on the same
-  gunicorn and worker, before and after the orders: the same clients, each posting to its
+  gunicorn and worker, in turns with the orders: the same clients, each posting to its
   own game and waiting for the worker, whose task (`bench.bare_advance`) only makes the
   advance's commit.  `worker.api_orders_per_bare` is the goal of issue 18 (at least 0.5).
 
@@ -47,6 +47,7 @@ LATENCY_SAMPLES = 120
 LATENCY_SECONDS = 15.0
 THROUGHPUT_CLIENTS = 8
 THROUGHPUT_SECONDS = 10.0
+ROUNDS = 2  # the orders measured in this many turns, the bare endpoint before, between and after
 RAW_COMMITS = 500
 RAW_SECONDS = 3.0
 WEB_WORKERS = 2
@@ -299,7 +300,7 @@ def _run_clients(client: Callable[[int, threading.Event], None], clients: int, s
     return spent
 
 
-def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
+def measure_throughput(port: int, players: _Players, seconds: float = THROUGHPUT_SECONDS) -> tuple[int, int, float]:
     """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
     games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
     accepted = [0] * len(games)
@@ -322,7 +323,7 @@ def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
                 accepted[slot] += 1
 
     logged_before = _count_log()
-    spent = _run_clients(client, len(games), THROUGHPUT_SECONDS)
+    spent = _run_clients(client, len(games), seconds)
     return sum(accepted), _count_log() - logged_before, spent
 
 
@@ -384,12 +385,20 @@ def run() -> list[dict[str, Any]]:
             try:
                 stack.wait_ready()
                 players = _Players(stack.url)
-                latencies, pushes = measure_latency(stack.port, players)
-                bare_before = measure_bare(stack.port, players, THROUGHPUT_SECONDS / 2)
-                orders, logged, seconds = measure_throughput(stack.port, players)
-                bare_after = measure_bare(stack.port, players, THROUGHPUT_SECONDS / 2)
-                players.session.close()
-                players.engine.dispose()
+                try:
+                    latencies, pushes = measure_latency(stack.port, players)
+                    # Orders and the bare endpoint take turns, bare first and last, so a machine
+                    # whose load drifts during the run weighs on both alike.
+                    bare = [measure_bare(stack.port, players, THROUGHPUT_SECONDS / (ROUNDS + 1))]
+                    orders = logged = 0
+                    seconds = 0.0
+                    for _ in range(ROUNDS):
+                        done = measure_throughput(stack.port, players, THROUGHPUT_SECONDS / ROUNDS)
+                        orders, logged, seconds = orders + done[0], logged + done[1], seconds + done[2]
+                        bare.append(measure_bare(stack.port, players, THROUGHPUT_SECONDS / (ROUNDS + 1)))
+                finally:  # an open transaction would hold the schema's drop forever
+                    players.session.close()
+                    players.engine.dispose()
             finally:
                 stack.stop()
         raw_after = raw_insert_commit(SCHEMA, RAW_COMMITS, RAW_SECONDS)
@@ -398,8 +407,8 @@ def run() -> list[dict[str, Any]]:
         _purge_redis()
     raw_rate = round((raw_before[0] + raw_after[0]) / (raw_before[1] + raw_after[1]), 1)
     order_rate = round(orders / seconds, 1)
-    bare_orders = bare_before[0] + bare_after[0]
-    bare_rate = round(bare_orders / (bare_before[1] + bare_after[1]), 1)
+    bare_orders = sum(count for count, _ in bare)
+    bare_rate = round(bare_orders / sum(spent for _, spent in bare), 1)
     common = {"database": "postgresql", "broker": "redis",
               "web": f"gunicorn {WEB_WORKERS} workers x {WEB_THREADS} threads",
               "worker": f"celery prefork x {WORKER_CONCURRENCY}, reports rendered by its own worker (nice 10)"}
@@ -422,7 +431,7 @@ def run() -> list[dict[str, Any]]:
         {"name": "worker.bare_orders", "value": bare_rate, "unit": "orders/s", "orders": bare_orders,
          "clients": THROUGHPUT_CLIENTS, **common,
          "note": "baseline: the same clients on POST /bench/bare/<id>/orders (token check, INSERT + COMMIT) "
-                 "and a worker task doing UPDATE + COMMIT (bench/bare.py), before and after the orders"},
+                 "and a worker task doing UPDATE + COMMIT (bench/bare.py), in turns with the orders"},
         {"name": "worker.api_orders_per_bare", "value": round(order_rate / bare_rate, 4) if bare_rate else None,
          "unit": "ratio", "goal": 0.5,
          "note": "API orders (with their advances) per bare order in the same time (issue 18: at least 0.5)"},

@@ -88,7 +88,8 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
         del asked[key]
     if not asked:
         return
-    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()), locked=locked)
+    views = {seat.name: state.view(seat.name) for seat in asked.values()}  # one per seat, for news and position
+    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()), locked=locked, views=views)
     reply_to = seat_reply_addresses(session, list(asked.values()))
     url = links.game(base_url(), game.id)
     clock = policy_of(game).clock
@@ -97,7 +98,7 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
         assert user is not None and user.primary_address is not None and seat.name is not None
         timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
             if clock is not None and seat.deadline_at is not None else ""
-        position = position_text(game, state, seat)
+        position = position_text(game, state, seat, views[seat.name])
         # Replies go to the seat's own token address; one mail per seat and decision.
         send_mail(session, user.primary_address, turn_subject(game),
                   f"{game.title}: it is your turn to {kinds.ask(game.kind, owed[seat.name])}.\n\n{timing}"
@@ -107,12 +108,13 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
                   topic="turn", reply_to=reply_to[seat.name], key=key, key_checked=True)
 
 
-def position_text(game: Game, state: Any, seat: Seat) -> str:
-    """What the seat's reader needs to decide, from its own view (the game's `turn_text`),
-    cut to MAX_POSITION characters.  A presentation that fails leaves it out: the turn mail
-    is every other mail's fallback and must go out."""
+def position_text(game: Game, state: Any, seat: Seat, view: dict[str, Any] | None = None) -> str:
+    """What the seat's reader needs to decide, from its own view (the game's `turn_text`;
+    `view` if the caller has it), cut to MAX_POSITION characters.  A presentation that fails
+    leaves it out: the turn mail is every other mail's fallback and must go out."""
     try:
-        text = presentation(game.kind).turn_text(state, state.view(seat.name), player_names(game)).strip("\n")
+        seen = state.view(seat.name) if view is None else view
+        text = presentation(game.kind).turn_text(state, seen, player_names(game)).strip("\n")
     except Exception as error:  # noqa: BLE001 - the class only: a message could quote the hand
         log.error("game %s: the %s seat's turn text failed (%s)", game.id, seat.name, type(error).__name__)
         return ""
