@@ -8,10 +8,10 @@ its compare-and-set with StaleGame instead of overwriting.
 """
 from __future__ import annotations
 
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, Callable, TypeVar
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import Select, bindparam, inspect, select, update
 from sqlalchemy.orm import Session, contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -31,10 +31,21 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    # With the people, the seats' rows are locked too (an advance moves their news cursors):
-    # joined, not outer-joined, as PostgreSQL locks no row of an outer join's optional side.
-    query = select(Game).where(Game.id == game_id)
+    query = _lock_query(people, pending, queued)
+    game = session.scalars(query, {"game_id": game_id}).unique().one_or_none()
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+@cache
+def _lock_query(people: bool, pending: bool, queued: bool) -> Select[tuple[Game]]:
+    """`lock_game`'s statement, built once per kind: a statement this rich costs more to build
+    and key for the statement cache than to run."""
+    query = select(Game).where(Game.id == bindparam("game_id"))
     if people:
+        # The seats' rows are locked too (an advance moves their news cursors): joined, not
+        # outer-joined, as PostgreSQL locks no row of an outer join's optional side.
         query = query.join(Game.seats).order_by(Seat.position).options(
             contains_eager(Game.seats).joinedload(Seat.user).joinedload(User.addresses),
             contains_eager(Game.seats).joinedload(Seat.reply_tokens)).with_for_update(of=[Game, Seat])
@@ -44,10 +55,7 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
         query = query.options(joinedload(Game.pending_orders))
     if queued:
         query = query.options(joinedload(Game.queued_turns))
-    game = session.scalars(query.execution_options(populate_existing=True)).unique().one_or_none()
-    if game is None:
-        raise NotFound(f"there is no game {game_id}")
-    return game
+    return query.execution_options(populate_existing=True)
 
 
 def claim_game(session: Session, game_id: int) -> Game | None:

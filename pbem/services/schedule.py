@@ -28,7 +28,7 @@ import math
 from datetime import datetime, timedelta
 from typing import Collection, Iterable
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
@@ -71,10 +71,14 @@ def vacations_of(session: Session, user_ids: Iterable[int], after: datetime) -> 
     ids = list(set(user_ids))
     found: dict[int, list[Vacation]] = {user_id: [] for user_id in ids}
     if ids:
-        for row in session.scalars(select(Vacation).where(Vacation.user_id.in_(ids), Vacation.ends_at > after)
-                                   .order_by(Vacation.starts_at)):
+        for row in session.scalars(_VACATIONS, {"ids": ids, "after": after}):
             found[row.user_id].append(row)
     return found
+
+
+# Built once: every advance asks (bound values, not a new statement each time).
+_VACATIONS = select(Vacation).where(Vacation.user_id.in_(bindparam("ids", expanding=True)),
+                                    Vacation.ends_at > bindparam("after")).order_by(Vacation.starts_at)
 
 
 def compute_deadline(session: Session, game: Game, state: GameState,
