@@ -175,6 +175,7 @@ class AztlanState:
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
         self.applied: list[Order] = []
         self.applied_by: list[int] = []
+        self._log_text: list[str] = []  # order_log()'s lines made so far (replaced, never changed)
         self.completed: list[Milestone] = []  # the phases completed so far, oldest first
         self._start_age()
 
@@ -212,8 +213,17 @@ class AztlanState:
         return list(self.age_scores)
 
     def order_log(self) -> list[str]:
-        """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""
-        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.log]
+        """The applied orders as "<seat>: <order>" lines: with the setup, the whole game.
+        Each line's text is made once and kept (a service asks for the log many times per
+        order); the list returned is the caller's own."""
+        lines = self._log_text
+        if len(lines) != len(self.applied):
+            # A new list, never one changed in place: a cached state is read by many threads.
+            done = len(lines) if len(lines) < len(self.applied) else 0
+            lines = lines[:done] + [f"{self.seats[s]}: {to_text(order)}"
+                                    for s, order in zip(self.applied_by[done:], self.applied[done:])]
+            self._log_text = lines
+        return list(lines)
 
     @property
     def log(self) -> list[tuple[int, Order]]:
@@ -357,6 +367,7 @@ class AztlanState:
         trial = self.clone()
         trial.hidden = True
         trial.events, trial.audiences, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], [], []
+        trial._log_text = []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):

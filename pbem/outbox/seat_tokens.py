@@ -4,7 +4,9 @@ The token's format is pbem/outbox/tokens.py.
 """
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from typing import Collection
+
+from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
 
 from pbem.models import Seat, now
@@ -16,20 +18,43 @@ from pbem.outbox.tokens import new_token, reply_address
 
 def seat_token(session: Session, game_id: int, seat: str) -> str:
     """The seat's live reply token, made on first use (the caller commits)."""
-    token = session.scalar(select(SeatToken.token).where(
-        SeatToken.game_id == game_id, SeatToken.seat == seat, SeatToken.revoked_at.is_(None))
-        .order_by(SeatToken.id.desc()).limit(1))
-    if token is None:
-        token = new_token()
-        session.add(SeatToken(token=token, game_id=game_id, seat=seat))
+    return seat_tokens(session, game_id, [seat])[seat]
+
+
+def seat_tokens(session: Session, game_id: int, seats: Collection[str]) -> dict[str, str]:
+    """`seat_token` of each of these seats of one game, read in one query (the newest live
+    token of a seat wins), those missing made and stored together."""
+    tokens: dict[str, str] = {}
+    for seat, token in session.execute(select(SeatToken.seat, SeatToken.token).where(
+            SeatToken.game_id == game_id, SeatToken.seat.in_(list(seats)), SeatToken.revoked_at.is_(None))
+            .order_by(SeatToken.id)):
+        tokens[seat] = token
+    missing = [seat for seat in dict.fromkeys(seats) if seat not in tokens]
+    for seat in missing:
+        tokens[seat] = new_token()
+        session.add(SeatToken(token=tokens[seat], game_id=game_id, seat=seat))
+    if missing:
         session.flush()
-    return token
+    return tokens
 
 
 def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | None = None) -> str:
     """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
     assert seat.name is not None, "seats are named when the game starts"
     return reply_address(seat_token(session, seat.game_id, seat.name), domain=(settings or load()).domain)
+
+
+def seat_reply_addresses(session: Session, seats: Collection[Seat]) -> dict[str, str]:
+    """`seat_reply_address` of these started seats of one game, by seat name: their live
+    tokens as read with the game's lock (`Seat.reply_tokens`, pbem/services/locking.py),
+    else read in one query."""
+    tokens = {seat.name: seat.reply_tokens[-1].token for seat in seats
+              if "reply_tokens" not in inspect(seat).unloaded and seat.reply_tokens}
+    missing = [seat.name for seat in seats if seat.name not in tokens]
+    if missing:
+        tokens.update(seat_tokens(session, next(iter(seats)).game_id, missing))
+    domain = load().domain
+    return {str(name): reply_address(token, domain=domain) for name, token in tokens.items()}
 
 
 def replace_token(session: Session, game_id: int, seat: str) -> str:

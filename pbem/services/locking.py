@@ -8,30 +8,54 @@ its compare-and-set with StaleGame instead of overwriting.
 """
 from __future__ import annotations
 
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, Callable, TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, bindparam, inspect, select, update
+from sqlalchemy.orm import Session, contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.live import changed
-from pbem.models import Game, now
+from pbem.models import Game, Seat, User, now
 from pbem.services.errors import NotFound, StaleGame
 
 
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game, locked for this transaction."""
+def lock_game(session: Session, game_id: int, *, people: bool = False, pending: bool = False,
+              queued: bool = False) -> Game:
+    """The game, locked for this transaction, read once with its seats (one statement).
+    `people`: also each seat's person, their addresses and the seat's reply token (an
+    advance mails them), the seats' rows locked too; `pending`: its pending orders
+    (`Game.pending_orders`); `queued`: its turns queued ahead (`Game.queued_turns`)."""
     if session.get_bind().dialect.name == "sqlite":
         # SQLite has no row locks.  A write that changes nothing takes the database's write
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update()
-                          .execution_options(populate_existing=True))
+    query = _lock_query(people, pending, queued)
+    game = session.scalars(query, {"game_id": game_id}).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
+
+
+@cache
+def _lock_query(people: bool, pending: bool, queued: bool) -> Select[tuple[Game]]:
+    """`lock_game`'s statement, built once per kind: a statement this rich costs more to build
+    and key for the statement cache than to run."""
+    query = select(Game).where(Game.id == bindparam("game_id"))
+    if people:
+        # The seats' rows are locked too (an advance moves their news cursors): joined, not
+        # outer-joined, as PostgreSQL locks no row of an outer join's optional side.
+        query = query.join(Game.seats).order_by(Seat.position).options(
+            contains_eager(Game.seats).joinedload(Seat.user).joinedload(User.addresses),
+            contains_eager(Game.seats).joinedload(Seat.reply_tokens)).with_for_update(of=[Game, Seat])
+    else:
+        query = query.options(joinedload(Game.seats)).with_for_update(of=Game)
+    if pending:
+        query = query.options(joinedload(Game.pending_orders))
+    if queued:
+        query = query.options(joinedload(Game.queued_turns))
+    return query.execution_options(populate_existing=True)
 
 
 def claim_game(session: Session, game_id: int) -> Game | None:
@@ -44,9 +68,13 @@ def claim_game(session: Session, game_id: int) -> Game | None:
 
 
 def bump_version(session: Session, game: Game, **changes: Any) -> None:
-    """Set `changes` and version + 1, only if nobody changed the game since we read it."""
+    """Set `changes` and version + 1, only if nobody changed the game since we read it (with
+    whatever else of the game's columns the session has changed: one UPDATE)."""
     expected = game.version
-    values = {"version": expected + 1, "updated_at": now(), **changes}
+    # The game's own changes not written yet (a new deadline...) go in the same UPDATE.
+    unwritten = {attr.key: attr.value for attr in inspect(game).attrs
+                 if attr.key in _COLUMNS and attr.history.added}
+    values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
     result = session.execute(update(Game).where(Game.id == game.id, Game.version == expected)
                              .values(**values).execution_options(synchronize_session=False))
     if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -57,6 +85,8 @@ def bump_version(session: Session, game: Game, **changes: Any) -> None:
     for name, value in values.items():
         set_committed_value(game, name, value)
 
+
+_COLUMNS = frozenset(column.key for column in inspect(Game).column_attrs)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
