@@ -2,9 +2,11 @@
 
 For each message: the raw bytes are stored and committed (in a worker thread, off the event
 loop) before the 250 goes out; a database failure answers 451 (try again later), so the
-sending server keeps the mail.  Then one background thread hands the messages on in order of
-arrival (`gateway.start_processing`): to the Celery task `pbem.process_inbound`
-(PBEM_MAIL_PROCESS=queue), or it processes them itself (inline: `make run`, tests).  In inline
+sending server keeps the mail.  Then background threads hand the messages on
+(`gateway.start_processing`): to the Celery task `pbem.process_inbound`
+(PBEM_MAIL_PROCESS=queue), or they process them themselves (inline: `make run`, tests).  Each
+game's mails keep one thread (a lane), in order of arrival; different games' mails go on side
+by side (one lane in all on SQLite, which has one writer).  In inline
 mode this process also delivers the replies when SMTP is configured (`serve`).
 
 Only recipients at our mail domain are accepted (it is no relay); SIZE is announced and a
@@ -33,18 +35,22 @@ from pbem.outbox.settings import MailSettings, load
 log = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
+PROCESS_LANES = 4  # games whose mails are processed at once (each on a connection of the pool)
 
 
 class GatewayHandler:
     """aiosmtpd handler: accept our domain's recipients, store, acknowledge, then process."""
 
-    def __init__(self, app: Flask, settings: MailSettings | None = None, *, store_threads: int = 4):
+    def __init__(self, app: Flask, settings: MailSettings | None = None, *, store_threads: int = 4,
+                 lanes: int = PROCESS_LANES):
         self.app = app
         with app.app_context():
             self.settings = settings or load()
+            if db.engine.dialect.name == "sqlite":
+                lanes = 1  # one writer: lanes would only wait for one another
         self.store_pool = ThreadPoolExecutor(store_threads, thread_name_prefix="smtpd-store")
-        # One thread hands messages on in order of arrival; inline, SQLite sees one writer.
-        self.process_pool = ThreadPoolExecutor(1, thread_name_prefix="smtpd-process")
+        # One thread per lane, so a lane's messages go on in order of arrival.
+        self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"smtpd-process-{n}") for n in range(lanes)]
         self.stored = 0
         self.processed = 0
         self._idle = threading.Condition()
@@ -79,8 +85,8 @@ class GatewayHandler:
         mail_from = envelope.mail_from if envelope.mail_from not in (None, "<>") else ""
         loop = asyncio.get_running_loop()
         try:
-            inbound_id = await loop.run_in_executor(self.store_pool, self.store, raw, mail_from,
-                                                    list(envelope.rcpt_tos))
+            inbound_id, game_id = await loop.run_in_executor(self.store_pool, self.store, raw, mail_from,
+                                                             list(envelope.rcpt_tos))
         except MailRejected:
             return "552 5.3.4 Message too big"
         except Exception:  # noqa: BLE001 - nothing is acknowledged that is not stored
@@ -88,23 +94,28 @@ class GatewayHandler:
             return "451 4.3.0 Could not store the message; try again later"
         self.stored += 1
         log.info("inbound mail %s stored", inbound_id)  # the id stays here: it tells senders how much mail we get
-        self.schedule(inbound_id)
+        self.schedule(inbound_id, game_id)
         return "250 2.0.0 OK"
 
     # -- work in threads -------------------------------------------------------------------------
 
-    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> int:
+    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> tuple[int, int | None]:
+        """Store the message (committed); its id, and the game it is addressed to (its lane)."""
         with self.app.app_context():
             try:
-                return store.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
-                                     envelope_to=rcpt_tos, settings=self.settings)
+                session = db.session()
+                inbound_id = store.receive(session, raw, channel="smtp", envelope_from=mail_from,
+                                           envelope_to=rcpt_tos, settings=self.settings)
+                return inbound_id, store.game_addressed(session, inbound_id) if len(self.lanes) > 1 else None
             finally:
                 db.session.remove()
 
-    def schedule(self, inbound_id: int) -> None:
+    def schedule(self, inbound_id: int, game_id: int | None = None) -> None:
+        """Process the message on its game's lane (a message for no game: any lane)."""
         with self._idle:
             self._outstanding += 1
-        self.process_pool.submit(self._process, inbound_id)
+        lane = self.lanes[(game_id if game_id is not None else inbound_id) % len(self.lanes)]
+        lane.submit(self._process, inbound_id)
 
     def _process(self, inbound_id: int) -> None:
         try:
@@ -129,7 +140,16 @@ class GatewayHandler:
             finally:
                 db.session.remove()
         for inbound_id in ids:
-            self.schedule(inbound_id)
+            self.schedule(inbound_id, self._game_of(inbound_id))
+
+    def _game_of(self, inbound_id: int) -> int | None:
+        if len(self.lanes) == 1:
+            return None
+        with self.app.app_context():
+            try:
+                return store.game_addressed(db.session(), inbound_id)
+            finally:
+                db.session.remove()
 
     def deliver_pending(self) -> None:
         with self.app.app_context():
@@ -147,7 +167,8 @@ class GatewayHandler:
 
     def close(self) -> None:
         self.store_pool.shutdown(wait=True)
-        self.process_pool.shutdown(wait=True)
+        for lane in self.lanes:
+            lane.shutdown(wait=True)
 
 
 def controller(app: Flask, host: str | None = None, port: int | None = None,

@@ -9,7 +9,7 @@ its compare-and-set with StaleGame instead of overwriting.
 from __future__ import annotations
 
 from functools import wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -20,15 +20,16 @@ from pbem.models import Game, now
 from pbem.services.errors import NotFound, StaleGame
 
 
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game, locked for this transaction."""
+def lock_game(session: Session, game_id: int, *, load: Sequence[Any] = ()) -> Game:
+    """The game, locked for this transaction; `load`: loader options (its seats, say) read in
+    the same statement, so a caller that needs them reads the game once."""
     if session.get_bind().dialect.name == "sqlite":
         # SQLite has no row locks.  A write that changes nothing takes the database's write
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update()
-                          .execution_options(populate_existing=True))
+    game = session.scalars(select(Game).where(Game.id == game_id).options(*load).with_for_update(of=Game)
+                           .execution_options(populate_existing=True)).unique().first()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
