@@ -87,15 +87,12 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
 
 
 def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
-    # The lease goes with the mail's first commit (its orders, or its final status): until
-    # then the row lock keeps any other taker waiting, and a process that dies leaves the mail
-    # untaken, for the sweep.
-    taken = store.take(session, inbound_id, commit=False)
-    row = session.get(InboundMessage, inbound_id, populate_existing=True)
-    if row is None or not taken:
-        status = "missing" if row is None else row.status
+    # The lease goes with the mail's first commit (its orders, or its final status).
+    row = store.lease(session, inbound_id)
+    if row is None:
+        taken = session.get(InboundMessage, inbound_id)
         session.rollback()
-        return status
+        return "missing" if taken is None else taken.status
     facts: dict[str, Any] = {}
     rollbacks = _Rollbacks(session, row.processed_at)
     try:
@@ -140,9 +137,10 @@ class _Rollbacks:
             return False
         if row.processed_at == self.leased:
             return True
-        if not store.take(self.session, row.id, commit=False):
+        again = store.lease(self.session, row.id)
+        if again is None:
             return False
-        self.leased = self.session.get(InboundMessage, row.id, populate_existing=True).processed_at
+        self.leased = again.processed_at
         return True
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session, joinedload
 
 from pbem.mail.inbound import InboundMail
@@ -78,7 +78,7 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
 
 def _locked(session: Session, game_id: int) -> Game | None:
     try:
-        return lock_game(session, game_id, load=[joinedload(Game.seats).joinedload(Seat.user)])
+        return lock_game(session, game_id, load=[joinedload(Game.seats).joinedload(Seat.user).joinedload(User.addresses)])
     except NotFound:  # a token outliving its game
         return None
 
@@ -111,6 +111,8 @@ def confirmed(session: Session, user: User, sender: str) -> bool:
         address = normalize_address(sender)
     except ServiceError:
         return False
+    if "addresses" not in inspect(user).unloaded:  # read with the game (`authenticate`)
+        return any(known.address == address for known in user.addresses)
     return session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == user.id,
                                                         EmailAddress.address == address)) is not None
 

@@ -77,18 +77,28 @@ def game_addressed(session: Session, inbound_id: int) -> int | None:
 
 # ---- the lease ------------------------------------------------------------------------------------
 
-def take(session: Session, inbound_id: int, *, commit: bool = True) -> bool:
-    """Take the lease of a stored message nobody holds (or whose holder died); committed, or
-    with `commit=False` left to the caller's first commit: until then the row lock keeps any
-    other taker waiting, and a process that dies leaves the message untaken (the sweep's)."""
-    moment = now()
-    taken = session.execute(update(InboundMessage).where(
-        InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
-        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE))
-        .values(processed_at=moment).execution_options(synchronize_session=False))
-    if commit:
-        session.commit()
+def take(session: Session, inbound_id: int) -> bool:
+    """Take the lease of a stored message nobody holds (or whose holder died); committed."""
+    taken = session.execute(_taking(inbound_id).execution_options(synchronize_session=False))
+    session.commit()
     return taken.rowcount == 1  # type: ignore[attr-defined]
+
+
+def lease(session: Session, inbound_id: int) -> InboundMessage | None:
+    """Take the lease as `take` does and return the message read in the same statement; None
+    if somebody holds it or it is not stored.  Not committed: it goes with the caller's
+    first commit, and until then the row lock keeps any other taker waiting (a process that
+    dies leaves the message untaken, for the sweep)."""
+    return session.scalars(_taking(inbound_id).returning(InboundMessage),
+                           execution_options={"synchronize_session": False, "populate_existing": True}).first()
+
+
+def _taking(inbound_id: int) -> Any:
+    moment = now()
+    return update(InboundMessage).where(
+        InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE)) \
+        .values(processed_at=moment)
 
 
 def free(session: Session, inbound_id: int) -> None:
