@@ -59,8 +59,9 @@ def act(session: Session, c: MailContext) -> str:
     if c.press:
         return _press_reply(session, c)
     try:
-        picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(
-            order_lines(c.mail.text))
+        with session.no_autoflush:  # reads the game only: the mail's row goes in with the first step's write
+            picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(
+                order_lines(c.mail.text))
     except OrderTextError as error:
         replies.reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
         return "text_error"
