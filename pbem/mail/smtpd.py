@@ -46,11 +46,13 @@ class GatewayHandler:
         self.app = app
         with app.app_context():
             self.settings = settings or load()
-            if db.engine.dialect.name == "sqlite":
-                lanes = 1  # one writer: lanes would only wait for one another
+            if db.engine.dialect.name == "sqlite" or self.settings.mode == "queue":
+                lanes = 1  # SQLite has one writer; queued, the workers run games side by side
         self.store_pool = ThreadPoolExecutor(store_threads, thread_name_prefix="smtpd-store")
-        # One thread per lane, so a lane's messages go on in order of arrival.
+        # One thread per lane, so a lane's messages go on in order of arrival; one thread
+        # finds each message's lane (its game), after the 250 and in the same order.
         self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"smtpd-process-{n}") for n in range(lanes)]
+        self.router = ThreadPoolExecutor(1, thread_name_prefix="smtpd-route")
         self.stored = 0
         self.processed = 0
         self._idle = threading.Condition()
@@ -85,8 +87,8 @@ class GatewayHandler:
         mail_from = envelope.mail_from if envelope.mail_from not in (None, "<>") else ""
         loop = asyncio.get_running_loop()
         try:
-            inbound_id, game_id = await loop.run_in_executor(self.store_pool, self.store, raw, mail_from,
-                                                             list(envelope.rcpt_tos))
+            inbound_id = await loop.run_in_executor(self.store_pool, self.store, raw, mail_from,
+                                                    list(envelope.rcpt_tos))
         except MailRejected:
             return "552 5.3.4 Message too big"
         except Exception:  # noqa: BLE001 - nothing is acknowledged that is not stored
@@ -94,28 +96,35 @@ class GatewayHandler:
             return "451 4.3.0 Could not store the message; try again later"
         self.stored += 1
         log.info("inbound mail %s stored", inbound_id)  # the id stays here: it tells senders how much mail we get
-        self.schedule(inbound_id, game_id)
+        self.schedule(inbound_id)
         return "250 2.0.0 OK"
 
     # -- work in threads -------------------------------------------------------------------------
 
-    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> tuple[int, int | None]:
-        """Store the message (committed); its id, and the game it is addressed to (its lane)."""
+    def store(self, raw: bytes, mail_from: str, rcpt_tos: list[str]) -> int:
         with self.app.app_context():
             try:
-                session = db.session()
-                inbound_id = store.receive(session, raw, channel="smtp", envelope_from=mail_from,
-                                           envelope_to=rcpt_tos, settings=self.settings)
-                return inbound_id, store.game_addressed(session, inbound_id) if len(self.lanes) > 1 else None
+                return store.receive(db.session(), raw, channel="smtp", envelope_from=mail_from,
+                                     envelope_to=rcpt_tos, settings=self.settings)
             finally:
                 db.session.remove()
 
-    def schedule(self, inbound_id: int, game_id: int | None = None) -> None:
+    def schedule(self, inbound_id: int) -> None:
         """Process the message on its game's lane (a message for no game: any lane)."""
         with self._idle:
             self._outstanding += 1
-        lane = self.lanes[(game_id if game_id is not None else inbound_id) % len(self.lanes)]
-        lane.submit(self._process, inbound_id)
+        if len(self.lanes) == 1:
+            self.lanes[0].submit(self._process, inbound_id)
+        else:
+            self.router.submit(self._route, inbound_id)
+
+    def _route(self, inbound_id: int) -> None:
+        try:
+            game_id = self._game_of(inbound_id)
+        except Exception:  # noqa: BLE001 - the database is away: any lane will do, processing retries
+            log.exception("finding the game of inbound mail %s failed", inbound_id)
+            game_id = None
+        self.lanes[(game_id if game_id is not None else inbound_id) % len(self.lanes)].submit(self._process, inbound_id)
 
     def _process(self, inbound_id: int) -> None:
         try:
@@ -140,11 +149,9 @@ class GatewayHandler:
             finally:
                 db.session.remove()
         for inbound_id in ids:
-            self.schedule(inbound_id, self._game_of(inbound_id))
+            self.schedule(inbound_id)
 
     def _game_of(self, inbound_id: int) -> int | None:
-        if len(self.lanes) == 1:
-            return None
         with self.app.app_context():
             try:
                 return store.game_addressed(db.session(), inbound_id)
@@ -167,6 +174,7 @@ class GatewayHandler:
 
     def close(self) -> None:
         self.store_pool.shutdown(wait=True)
+        self.router.shutdown(wait=True)
         for lane in self.lanes:
             lane.shutdown(wait=True)
 
