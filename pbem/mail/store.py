@@ -52,8 +52,10 @@ def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | 
                          envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
                          status=InboundMessage.STORED, token=token)
     session.add(row)
+    session.flush()
+    inbound_id = row.id  # read before the commit expires the row (reading it then would load it again)
     session.commit()
-    return row.id
+    return inbound_id
 
 
 def pending(session: Session, limit: int = 100) -> list[int]:
