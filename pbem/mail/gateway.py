@@ -24,6 +24,7 @@ that authenticated goes to review after an error.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event
@@ -123,7 +124,7 @@ class _Rollbacks:
     """The mail's lease across rollbacks: a refused order rolls back the mail's first
     transaction, and with it the lease taken at `leased` if it was not committed yet."""
 
-    def __init__(self, session: Session, leased: Any):
+    def __init__(self, session: Session, leased: datetime | None):
         self.session, self.leased, self.count = session, leased, 0
         event.listen(session, "after_rollback", self._count)
 

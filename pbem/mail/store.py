@@ -3,7 +3,7 @@ then processes it once (pbem/mail/gateway.py).
 
 - `receive`: store and commit, nothing else; only then may the channel acknowledge it
   (SMTP 250, webhook 200), so nothing acknowledged is ever lost.
-- Leasing: whoever processes a stored message takes its lease (`take`); one that died frees
+- Leasing: whoever processes a stored message takes its lease (`lease`); one that died frees
   it after PROCESS_LEASE, and `pending` lists what nobody processed (for the sweep).
 - Order: a seat's mails act in order of arrival (`waits_for_earlier`, `waiting_after`).
 - Replays: the first mail with a Message-ID claims it (`claim`); a replay of it, or of its
@@ -79,16 +79,9 @@ def game_addressed(session: Session, inbound_id: int) -> int | None:
 
 # ---- the lease ------------------------------------------------------------------------------------
 
-def take(session: Session, inbound_id: int) -> bool:
-    """Take the lease of a stored message nobody holds (or whose holder died); committed."""
-    taken = session.execute(_taking(inbound_id).execution_options(synchronize_session=False))
-    session.commit()
-    return taken.rowcount == 1  # type: ignore[attr-defined]
-
-
 def lease(session: Session, inbound_id: int) -> InboundMessage | None:
-    """Take the lease as `take` does and return the message read in the same statement; None
-    if somebody holds it or it is not stored.  Not committed: it goes with the caller's
+    """Take the lease of a stored message nobody holds (or whose holder died) and return the
+    message, read in the same statement; None if somebody holds it or it is not stored.  Not committed: it goes with the caller's
     first commit, and until then the row lock keeps any other taker waiting (a process that
     dies leaves the message untaken, for the sweep)."""
     return session.scalars(_taking(inbound_id).returning(InboundMessage),
