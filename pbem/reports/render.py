@@ -287,8 +287,9 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     import weasyprint
 
     pictures = {}
-    if _has_board(context):  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
-        pictures["board.svg"] = ("image/svg+xml", drawable(context["board"]["svg"]).encode("utf-8"))
+    board = print_board(context)
+    if board is not None:  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
+        pictures["board.svg"] = ("image/svg+xml", drawable(board).encode("utf-8"))
     asked: set[str] = set()
 
     def log_once(url: str) -> None:
@@ -300,7 +301,7 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
 
     def layout(tight: int) -> Any:
         html = drawable(_render(context, "pdf", page_size, tight=tight))  # no glyph drawn as a box
-        return weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher).render()
+        return weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher).render(font_config=_font_config())
 
     failures = _PictureFailures()
     weasy_log = logging.getLogger("weasyprint")
@@ -329,6 +330,32 @@ def last_page_share(document: Any) -> float:
     page = document.pages[-1]._page_box
     root = page.children[0]  # the <html> box's part on this page; margin boxes come after it
     return root.margin_height() / page.height if page.height else 1.0
+
+
+def print_board(context: dict[str, Any]) -> str | None:
+    """The board the PDF shows: the drawing's print version if the game made one (flat
+    fills, fewer halos: docs/reports.md), else the screen one; checked as the inlined one is."""
+    board = context.get("board") or {}
+    for svg in (board.get("print_svg"), board.get("svg")):
+        if trusted_svg(svg) is not None:
+            return str(svg)
+    return None
+
+
+_FONTS = threading.local()
+
+
+def _font_config() -> Any:
+    """One WeasyPrint FontConfiguration per thread, kept: a new one per document costs its
+    font map again and is never wholly freed (resident memory grew about 0.25 MB per PDF; the
+    reports bench measures it).  Per thread, since Pango's font maps are not thread-safe;
+    reports load no web fonts, so nothing accumulates in it."""
+    fonts = getattr(_FONTS, "config", None)
+    if fonts is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        fonts = _FONTS.config = FontConfiguration()
+    return fonts
 
 
 class _PictureFailures(logging.Handler):
