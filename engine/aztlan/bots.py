@@ -36,6 +36,9 @@ class RandomBot:
         # What rng.choice and rng.randrange(n) draw with: the same numbers without their checks
         # (a count of 0 would never return, so every caller draws from a non-empty range).
         self.below = self.rng._randbelow
+        # The hottest draws inline what _randbelow does (getrandbits of n's bit length until
+        # one is below n): the same numbers, so the same games, without a Python call each.
+        self.bits = self.rng.getrandbits
 
     def order(self, state: AztlanState, s: int) -> Order:
         rng, below = self.rng, self.below
@@ -43,7 +46,13 @@ class RandomBot:
         if phase == DEVELOPMENT:
             return self._turn(state, s)
         if phase == CHOOSING:
-            return ChooseCard(rng.choice(state.power_left[s]))
+            left = state.power_left[s]
+            n = len(left)
+            k = n.bit_length()
+            r = self.bits(k)
+            while r >= n:
+                r = self.bits(k)
+            return ChooseCard(left[r])
         ids = state.board.ids
         if phase == CONFLICT:
             if state.reaction:
@@ -61,11 +70,14 @@ class RandomBot:
         raise ValueError("the game is over")
 
     def _turn(self, state: AztlanState, s: int) -> Turn:
-        rng, below = self.rng, self.below
+        rng, below, getbits = self.rng, self.below, self.bits
         board = state.board
         count = state.masks.count
         people = state.control[s]
-        place = below(count)
+        k = count.bit_length()
+        place = getbits(k)
+        while place >= count:  # below(count), inline
+            place = getbits(k)
         eagle = None
         if EAGLE_JAGUAR in state.hands[s] and state._eagle_source(people) and rng.random() < 0.5:
             if state.options.eagle_placement == "anywhere":
@@ -81,7 +93,12 @@ class RandomBot:
             start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
             near = board.adjacent[start]
             if near:
-                move = (ids[start], ids[near[below(len(near))]])
+                n = len(near)
+                k = n.bit_length()
+                r = getbits(k)
+                while r >= n:  # below(n), inline
+                    r = getbits(k)
+                move = (ids[start], ids[near[r]])
         return Turn(ids[place], ids[eagle] if eagle is not None else None, move)
 
     def _score(self, state: AztlanState, s: int) -> Score:
