@@ -41,17 +41,17 @@ class RandomBot:
         self.bits = self.rng.getrandbits
 
     def order(self, state: AztlanState, s: int) -> Order:
-        rng, below = self.rng, self.below
         phase = state.phase
         if phase == DEVELOPMENT:
             return self._turn(state, s)
+        rng, getbits = self.rng, self.bits
         if phase == CHOOSING:
             left = state.power_left[s]
             n = len(left)
             k = n.bit_length()
-            r = self.bits(k)
-            while r >= n:
-                r = self.bits(k)
+            r = getbits(k)
+            while r >= n:  # rng.choice(left), inline
+                r = getbits(k)
             return ChooseCard(left[r])
         ids = state.board.ids
         if phase == CONFLICT:
@@ -59,12 +59,23 @@ class RandomBot:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
                 return React(ids[state.reaction.territory], sacred)
             won, tied = state.open_items(s)
-            t = rng.choice(won + tied)
-            if t in tied:  # a seat never both wins and ties one territory
+            items = won + tied
+            n = len(items)
+            k = n.bit_length()
+            r = getbits(k)
+            while r >= n:  # rng.choice(items), inline
+                r = getbits(k)
+            t = items[r]
+            if r >= len(won):  # tied (a seat never both wins and ties one territory)
                 if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
                     return LetTieStand(ids[t])
-                return Resolve(ids[t], ("battle", "coexist")[below(2)], tlatoani=True)
-            return Resolve(ids[t], ("battle", "coexist")[below(2)])
+                tlatoani = True
+            else:
+                tlatoani = False
+            r = getbits(2)
+            while r >= 2:  # below(2), inline
+                r = getbits(2)
+            return Resolve(ids[t], ("battle", "coexist")[r], tlatoani)
         if phase == SCORING:
             return self._score(state, s)
         raise ValueError("the game is over")
