@@ -100,7 +100,11 @@ class RandomBot:
         if rng.random() < 0.5:
             # A pawn of the seat's to move: one already there, or the one just placed (or the eagle).
             mine = scoring.bits(state.occupied_mask[people])
-            pick = below(len(mine) + (1 if eagle is None else 2))
+            n = len(mine) + (1 if eagle is None else 2)
+            k = n.bit_length()
+            pick = getbits(k)
+            while pick >= n:  # below(n), inline
+                pick = getbits(k)
             start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
             near = board.adjacent[start]
             if near:

@@ -462,15 +462,16 @@ class AztlanState:
 
     def _start_age(self) -> None:
         allotment = PAWNS_PER_AGE[self.n][self.age - 1]
+        reserve, removed_before, removed_now = self.reserve, self.removed_before, self.removed_now
         for p in range(len(self.peoples)):
-            self.removed_before[p] += self.removed_now[p]
-            self.removed_now[p] = 0
+            removed = removed_before[p] + removed_now[p]
+            removed_now[p] = 0
             self.placed_mask[p] = 0
-            take = min(allotment, self.reserve[p])
+            take = min(allotment, reserve[p])
             # A short reserve (after Eagle and Jaguar pawns) is made up from removed pawns.
-            topup = min(allotment - take, self.removed_before[p])
-            self.reserve[p] -= take
-            self.removed_before[p] -= topup
+            topup = min(allotment - take, removed)
+            reserve[p] -= take
+            removed_before[p] = removed - topup
             self.to_place[p] = take + topup
         self.chosen = [None] * self.n
         self.phase = CHOOSING
@@ -601,13 +602,12 @@ class AztlanState:
         self.phase = CONFLICT
         self.conflicts = conflicts = {}
         self.stakes = stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
-        position = {s: i for i, s in enumerate(self.order)}
         # Only territories that two or more peoples occupy can be disputed.
         seen = contested = 0
         for mask in self.occupied_mask:
             contested |= seen & mask
             seen |= mask
-        seat_of = [self._seat_of(p) for p in range(len(self.peoples))]
+        seat_of = [self._seat_of(p) for p in range(len(self.peoples))] if self.two_player else range(self.n)
         chosen, pawns = self.chosen, self.pawns
         shown = []  # the event's account of each conflict: (territory, powers, winner, tied)
         for t in scoring.bits(contested):
@@ -627,7 +627,7 @@ class AztlanState:
                 conflicts[t] = Conflict(t, powers, winner, [])
                 shown.append((t, powers, winner, ()))
             else:
-                leaders.sort(key=position.get)
+                leaders.sort(key=self.order.index)
                 for seat in leaders:
                     stakes[seat].append(t)
                 conflicts[t] = Conflict(t, powers, None, leaders)  # powers and leaders are never changed in place
@@ -637,8 +637,9 @@ class AztlanState:
         self.reaction = None
         self._continue_conflicts()
 
-    def open_items(self, s: int) -> tuple[list[int], list[int]]:
-        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
+    def open_items(self, s: int, first_won: bool = False) -> tuple[list[int], list[int]]:
+        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not).
+        `first_won`: stop at the first territory won (enough to know the seat has a turn)."""
         won, tied = [], []
         conflicts = self.conflicts
         first_only = self.options.tie_window == "first-leader"
@@ -648,18 +649,11 @@ class AztlanState:
                 continue
             if c.winner == s:
                 won.append(t)
+                if first_won:
+                    break
             elif s in c.leaders and s not in c.passed and (not first_only or c.leaders[0] == s):
                 tied.append(t)
         return won, tied
-
-    def _has_won(self, s: int) -> bool:
-        """Whether open_items(s) lists a territory won, stopping at the first."""
-        conflicts = self.conflicts
-        for t in self.stakes[s]:
-            c = conflicts[t]
-            if c.winner == s and not c.resolved:
-                return True
-        return False
 
     def _continue_conflicts(self) -> None:
         while self.reaction is None:
@@ -667,10 +661,8 @@ class AztlanState:
                 self._start_scoring()
                 return
             s = self.order[self.conflict_pos]
-            if self._has_won(s):
-                return  # wait for the seat
-            tied = self.open_items(s)[1]
-            if tied and self.hands[s]:
+            won, tied = self.open_items(s, first_won=True)
+            if won or (tied and self.hands[s]):
                 return  # wait for the seat
             for t in tied:  # nothing to decide: a tied leader with no card lets the tie stand
                 self._pass_tie(s, t)
@@ -722,7 +714,9 @@ class AztlanState:
     def _declare_battle(self, s: int, t: int) -> None:
         self.events.append((PUBLIC, "battle", self.age, self.seats[s], self.board.ids[t]))
         mine = self.control[s]
-        defeated = [self._seat_of(p) for p, count in enumerate(self.pawns[t]) if count and p != mine]
+        defeated = [p for p, count in enumerate(self.pawns[t]) if count and p != mine]
+        if self.two_player:
+            defeated = [self._seat_of(p) for p in defeated]
         # Every defeated seat holding any card is asked, so no answer shows which card it holds.
         hands = self.hands
         asked = [d for d in self.order if d in defeated and hands[d]]
@@ -876,16 +870,18 @@ class AztlanState:
                 a, b = self.board.index_of[a_id], self.board.index_of[b_id]
                 adjacent[a] |= 1 << b
                 adjacent[b] |= 1 << a
-        mine = self.occupied(s)
+        mine = self.occupied_mask[self.control[s]]
         found = scoring.domains(mine, adjacent)
-        kind = self.card_type[self.chosen[s]]
+        card = self.chosen[s]
+        kind = self.card_type[card]
         wild = kind == WILD
+        type_masks = masks.type_masks
         if wild:
-            kind = order.wild or scoring.best_wild_type(found, masks.type_masks)
-        total = scoring.total_score(found, masks.type_masks[kind])
+            kind = order.wild or scoring.best_wild_type(found, type_masks)
+        total = scoring.total_score(found, type_masks[kind])
         for god in order.blessings:
-            total += 2 * (mine & masks.type_masks[BLESSINGS[god]]).bit_count()
-        return self.chosen[s], kind, wild, found, mine, order, total
+            total += 2 * (mine & type_masks[BLESSINGS[god]]).bit_count()
+        return card, kind, wild, found, mine, order, total
 
     def _breakdown(self, facts: tuple[Any, ...]) -> dict[str, Any]:
         """A seat's scoring as readers see it, from _seat_score's facts (and, once the age is
@@ -928,8 +924,9 @@ class AztlanState:
 
     def _score_age(self) -> None:
         scored = []
+        scoring_orders, score = self.scoring_orders, self.score
         for s in self.order:
-            order = self.scoring_orders.get(s)
+            order = scoring_orders.get(s)
             facts = self._seat_score(s, order)
             if order:
                 for god in order.blessings:
@@ -937,7 +934,7 @@ class AztlanState:
                 for _ in order.rafts:
                     self._play(s, RAFTS)
             self._advance_counter(s, facts[-1])
-            scored.append((s, *facts, self.score[s]))
+            scored.append((s, *facts, score[s]))
         self.age_facts.append(tuple(scored))
         self.completed.append(Milestone(self.age, SCORING, scored=True))
         # The event names the age's breakdown by its place in age_scores (made when read).
