@@ -278,10 +278,14 @@ class AztlanState:
             if reaction is None:
                 return self.order[self.conflict_pos]
             answers = reaction.answers
-            return next(s for s in reaction.asked if s not in answers)
-        if phase == SCORING:
+            for s in reaction.asked:
+                if s not in answers:
+                    return s
+        elif phase == SCORING:
             scoring_orders = self.scoring_orders
-            return next(s for s in self.scoring_due if s not in scoring_orders)
+            for s in self.scoring_due:
+                if s not in scoring_orders:
+                    return s
         return None
 
     def decisions(self, options: bool = True) -> list[Decision]:
