@@ -36,36 +36,59 @@ class RandomBot:
         # What rng.choice and rng.randrange(n) draw with: the same numbers without their checks
         # (a count of 0 would never return, so every caller draws from a non-empty range).
         self.below = self.rng._randbelow
+        # The hottest draws inline what _randbelow does (getrandbits of n's bit length until
+        # one is below n): the same numbers, so the same games, without a Python call each.
+        self.bits = self.rng.getrandbits
 
     def order(self, state: AztlanState, s: int) -> Order:
-        rng, below = self.rng, self.below
         phase = state.phase
         if phase == DEVELOPMENT:
             return self._turn(state, s)
+        rng, getbits = self.rng, self.bits
         if phase == CHOOSING:
-            return ChooseCard(rng.choice(state.power_left[s]))
+            left = state.power_left[s]
+            n = len(left)
+            k = n.bit_length()
+            r = getbits(k)
+            while r >= n:  # rng.choice(left), inline
+                r = getbits(k)
+            return ChooseCard(left[r])
         ids = state.board.ids
         if phase == CONFLICT:
             if state.reaction:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
                 return React(ids[state.reaction.territory], sacred)
             won, tied = state.open_items(s)
-            t = rng.choice(won + tied)
-            if t in tied:  # a seat never both wins and ties one territory
+            items = won + tied
+            n = len(items)
+            k = n.bit_length()
+            r = getbits(k)
+            while r >= n:  # rng.choice(items), inline
+                r = getbits(k)
+            t = items[r]
+            if r >= len(won):  # tied (a seat never both wins and ties one territory)
                 if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
                     return LetTieStand(ids[t])
-                return Resolve(ids[t], ("battle", "coexist")[below(2)], tlatoani=True)
-            return Resolve(ids[t], ("battle", "coexist")[below(2)])
+                tlatoani = True
+            else:
+                tlatoani = False
+            r = getbits(2)
+            while r >= 2:  # below(2), inline
+                r = getbits(2)
+            return Resolve(ids[t], ("battle", "coexist")[r], tlatoani)
         if phase == SCORING:
             return self._score(state, s)
         raise ValueError("the game is over")
 
     def _turn(self, state: AztlanState, s: int) -> Turn:
-        rng, below = self.rng, self.below
+        rng, below, getbits = self.rng, self.below, self.bits
         board = state.board
         count = state.masks.count
         people = state.control[s]
-        place = below(count)
+        k = count.bit_length()
+        place = getbits(k)
+        while place >= count:  # below(count), inline
+            place = getbits(k)
         eagle = None
         if EAGLE_JAGUAR in state.hands[s] and state._eagle_source(people) and rng.random() < 0.5:
             if state.options.eagle_placement == "anywhere":
@@ -77,11 +100,20 @@ class RandomBot:
         if rng.random() < 0.5:
             # A pawn of the seat's to move: one already there, or the one just placed (or the eagle).
             mine = scoring.bits(state.occupied_mask[people])
-            pick = below(len(mine) + (1 if eagle is None else 2))
+            n = len(mine) + (1 if eagle is None else 2)
+            k = n.bit_length()
+            pick = getbits(k)
+            while pick >= n:  # below(n), inline
+                pick = getbits(k)
             start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
             near = board.adjacent[start]
             if near:
-                move = (ids[start], ids[near[below(len(near))]])
+                n = len(near)
+                k = n.bit_length()
+                r = getbits(k)
+                while r >= n:  # below(n), inline
+                    r = getbits(k)
+                move = (ids[start], ids[near[r]])
         return Turn(ids[place], ids[eagle] if eagle is not None else None, move)
 
     def _score(self, state: AztlanState, s: int) -> Score:

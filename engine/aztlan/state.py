@@ -115,7 +115,7 @@ class PendingReaction:
 
 class AztlanState:
     game = "aztlan"
-    _HANDLERS: ClassVar[dict[type, tuple[Callable[..., None], str]]]  # set below the class
+    _HANDLERS: ClassVar[dict[str, dict[type, Callable[..., None]]]]  # set below the class
 
     def __init__(self, setup: Setup, masks: BoardMasks | None = None):
         self.setup = setup
@@ -163,13 +163,17 @@ class AztlanState:
         self.reaction: PendingReaction | None = None
         self.scoring_due: list[int] = []
         self.scoring_orders: dict[int, Score] = {}
-        self.age_scores: list[dict[str, Any]] = []
+        # Each scored age as compact facts per seat (see _seat_score), and beside them the
+        # breakdowns readers see (age_scores), each made once, when first read.
+        self.age_facts: list[tuple[tuple[Any, ...], ...]] = []
+        self.age_dicts: list[dict[str, Any]] = []
         self.final: dict[str, Any] | None = None
-        # Each event, compact (see _event), and, alongside, who may see it.  A tuple of plain
-        # values is soon untracked by the garbage collector, so a long game's history costs
-        # collections next to nothing.
+        # Each event, compact: (audience, kind, age, *data), the audience a seat index or PUBLIC
+        # (who may see it) and the data named by EVENT_FIELDS; the dicts readers see are made
+        # only when someone reads the events (events_for).  One append per event, and a tuple
+        # of plain values is soon untracked by the garbage collector, so a long game's history
+        # costs collections next to nothing.
         self.events: list[tuple[Any, ...]] = []
-        self.audiences: list[int] = []
         self.event_dicts: list[dict[str, Any]] = []  # the first events as readers see them (replaced, never changed)
         # The applied orders and, alongside, the seat of each (text made on demand): kept
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
@@ -239,7 +243,7 @@ class AztlanState:
         other = copy.copy(self)
         for name in ("score", "height", "chosen", "deck", "discard", "reserve",
                      "to_place", "removed_before", "removed_now", "placed_mask", "occupied_mask", "order",
-                     "scoring_due", "age_scores", "events", "audiences", "applied", "applied_by",
+                     "scoring_due", "age_facts", "events", "applied", "applied_by",
                      "control", "completed"):
             setattr(other, name, copy.copy(getattr(self, name)))
         other.power_left = [list(cards) for cards in self.power_left]
@@ -274,6 +278,29 @@ class AztlanState:
         if phase == CHOOSING:
             return self.chosen[s] is None
         return s in self.waiting()
+
+    def first_waiting(self) -> int | None:
+        """waiting()[0], or None when nobody is asked, without making the list (play_out
+        asks this before every order)."""
+        phase = self.phase
+        if phase == DEVELOPMENT:
+            return self.order[self.dev_seat]
+        if phase == CHOOSING:
+            return self.chosen.index(None)  # a phase that has every card moves on
+        if phase == CONFLICT:
+            reaction = self.reaction
+            if reaction is None:
+                return self.order[self.conflict_pos]
+            answers = reaction.answers
+            for s in reaction.asked:
+                if s not in answers:
+                    return s
+        elif phase == SCORING:
+            scoring_orders = self.scoring_orders
+            for s in self.scoring_due:
+                if s not in scoring_orders:
+                    return s
+        return None
 
     def decisions(self, options: bool = True) -> list[Decision]:
         """Who must decide what now; `options` (private to each seat) on request."""
@@ -366,7 +393,7 @@ class AztlanState:
         """Check a whole submission on a copy that cannot see the deck."""
         trial = self.clone()
         trial.hidden = True
-        trial.events, trial.audiences, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], [], []
+        trial.events, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], []
         trial._log_text = []
         turn = trial._turn_context()
         for order in orders:
@@ -387,24 +414,29 @@ class AztlanState:
         s = self.seat_of.get(seat)
         if s is None:
             s = self.seat_index(seat)  # raises
+        # Whether the seat is asked (what waiting() says, without making its list) and what
+        # it owes, the commonest phases first: every order passes here.
         phase = self.phase
-        # The two commonest cases inline (every development turn and power card).
         if phase == DEVELOPMENT:
-            waiting = self.order[self.dev_seat] == s
+            waiting, owed = self.order[self.dev_seat] == s, "turn"
         elif phase == CHOOSING:
-            waiting = self.chosen[s] is None
+            waiting, owed = self.chosen[s] is None, "power"
+        elif phase == CONFLICT:
+            reaction = self.reaction
+            if reaction:
+                waiting, owed = s in reaction.asked and s not in reaction.answers, "reaction"
+            else:
+                waiting, owed = self.order[self.conflict_pos] == s, "conflict"
+        elif phase == SCORING:
+            waiting, owed = s in self.scoring_due and s not in self.scoring_orders, "scoring"
         else:
-            waiting = s in self.waiting()
+            waiting, owed = False, ""
         if not waiting:
             raise NotYourDecisionError(self._not_asked(s))
-        handler, kind = self._HANDLERS.get(type(order), (None, None))
+        handler = self._HANDLERS[owed].get(type(order))
         if handler is None:
-            raise IllegalOrderError(f"not an Aztlán order: {order!r}")
-        if phase == CONFLICT:
-            owed = "reaction" if self.reaction else "conflict"
-        else:
-            owed = _KIND_OF_PHASE.get(phase, "")
-        if kind != owed:
+            if not any(type(order) in handlers for handlers in self._HANDLERS.values()):
+                raise IllegalOrderError(f"not an Aztlán order: {order!r}")
             raise IllegalOrderError(f"the game asks you for {self._asking(s, owed)}")
         handler(self, s, order)
         self.applied.append(order)
@@ -449,30 +481,24 @@ class AztlanState:
         territory = self.board.territories[t]
         return f"{territory.id} ({territory.name})"
 
-    def _event(self, audience: int, event: tuple[Any, ...]) -> None:
-        """Record an event, (kind, age, *data) with the data named by EVENT_FIELDS, and who
-        may see it.  A tuple costs a fraction of the dict readers see, which is made only when
-        someone reads the events (events_for)."""
-        self.events.append(event)
-        self.audiences.append(audience)
-
     # ---- choosing ------------------------------------------------------------------------
 
     def _start_age(self) -> None:
         allotment = PAWNS_PER_AGE[self.n][self.age - 1]
+        reserve, removed_before, removed_now = self.reserve, self.removed_before, self.removed_now
         for p in range(len(self.peoples)):
-            self.removed_before[p] += self.removed_now[p]
-            self.removed_now[p] = 0
+            removed = removed_before[p] + removed_now[p]
+            removed_now[p] = 0
             self.placed_mask[p] = 0
-            take = min(allotment, self.reserve[p])
+            take = min(allotment, reserve[p])
             # A short reserve (after Eagle and Jaguar pawns) is made up from removed pawns.
-            topup = min(allotment - take, self.removed_before[p])
-            self.reserve[p] -= take
-            self.removed_before[p] -= topup
+            topup = min(allotment - take, removed)
+            reserve[p] -= take
+            removed_before[p] = removed - topup
             self.to_place[p] = take + topup
         self.chosen = [None] * self.n
         self.phase = CHOOSING
-        self._event(PUBLIC, ("age", self.age, [self.peoples[p] for p in self.control]
+        self.events.append((PUBLIC, "age", self.age, [self.peoples[p] for p in self.control]
                     if self.two_player else None))
 
     def _choose(self, s: int, order: ChooseCard) -> None:
@@ -481,8 +507,7 @@ class AztlanState:
             raise IllegalOrderError(f"you have no power card {order.number}; in your hand: {left}")
         self.chosen[s] = order.number
         seat = self.seats[s]
-        self._event(PUBLIC, ("chosen", self.age, seat))
-        self._event(s, ("my-card", self.age, seat, order.number))
+        self.events += (PUBLIC, "chosen", self.age, seat), (s, "my-card", self.age, seat, order.number)
         if None not in self.chosen:
             self._start_development()
 
@@ -497,7 +522,7 @@ class AztlanState:
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
-        self._event(PUBLIC, ("turn-order", self.age, [self.seats[s] for s in self.order]))
+        self.events.append((PUBLIC, "turn-order", self.age, [self.seats[s] for s in self.order]))
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -540,7 +565,9 @@ class AztlanState:
         move = order.move
         pawns = self.pawns
         if move is not None:
-            start, end = self._territory(move[0]), self._territory(move[1])
+            start, end = index_of.get(move[0]), index_of.get(move[1])
+            if start is None or end is None:
+                start, end = self._territory(move[0]), self._territory(move[1])  # raises
             here = pawns[start][people] + (start == place) + (start == eagle)
             if not here:
                 raise IllegalOrderError(f"you have no pawn in {self.name(start)} to move")
@@ -568,9 +595,14 @@ class AztlanState:
             if not row[people]:
                 occupied &= ~(1 << start)
         self.occupied_mask[people] = occupied
-        self._event(PUBLIC, ("turn", self.age, self.seats[s], order.place, order.eagle,
+        self.events.append((PUBLIC, "turn", self.age, self.seats[s], order.place, order.eagle,
                              list(move) if move else None))
-        self._next_turn()
+        # _next_turn's commonest case inline: the next seat in turn order still has pawns.
+        turn_order, position = self.order, self.dev_seat + 1
+        if position < self.n and self.to_place[self.control[turn_order[position]]]:
+            self.dev_seat = position
+        else:
+            self._next_turn()
 
     def _play(self, s: int, card: str) -> None:
         self.hands[s].remove(card)
@@ -582,7 +614,7 @@ class AztlanState:
         for s in range(self.n):
             self.power_left[s].remove(self.chosen[s])
             self.played[s].append(self.chosen[s])
-        self._event(PUBLIC, ("reveal", self.age, {self.seats[s]: self.chosen[s] for s in range(self.n)}))
+        self.events.append((PUBLIC, "reveal", self.age, {self.seats[s]: self.chosen[s] for s in range(self.n)}))
         self._start_conflicts()
 
     def _seat_of(self, people: int) -> int:
@@ -593,24 +625,21 @@ class AztlanState:
         self.phase = CONFLICT
         self.conflicts = conflicts = {}
         self.stakes = stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
-        position = {s: i for i, s in enumerate(self.order)}
         # Only territories that two or more peoples occupy can be disputed.
         seen = contested = 0
         for mask in self.occupied_mask:
             contested |= seen & mask
             seen |= mask
-        seat_of = [self._seat_of(p) for p in range(len(self.peoples))]
-        chosen, pawns, peoples, seats = self.chosen, self.pawns, self.peoples, self.seats
-        ids = self.board.ids
-        shown = []  # the event's account of each conflict
+        seat_of = [self._seat_of(p) for p in range(len(self.peoples))] if self.two_player else range(self.n)
+        chosen, pawns = self.chosen, self.pawns
+        shown = []  # the event's account of each conflict: (territory, powers, winner, tied)
         for t in scoring.bits(contested):
-            # One pass over the territory's pawns: each people's power, by index and by name,
-            # and the seats with the highest.
-            powers, named, top, leaders = {}, {}, 0, []
+            # One pass over the territory's pawns: each people's power and the seats with the highest.
+            powers, top, leaders = {}, 0, []
             for p, count in enumerate(pawns[t]):
                 if count:
                     seat = seat_of[p]
-                    powers[p] = named[peoples[p]] = power = chosen[seat] * count
+                    powers[p] = power = chosen[seat] * count
                     if power > top:
                         top, leaders = power, [seat]
                     elif power == top:
@@ -619,21 +648,21 @@ class AztlanState:
                 winner = leaders[0]
                 stakes[winner].append(t)
                 conflicts[t] = Conflict(t, powers, winner, [])
-                shown.append({"territory": ids[t], "powers": named, "winner": seats[winner], "tied": []})
+                shown.append((t, powers, winner, ()))
             else:
-                leaders.sort(key=position.get)
+                leaders.sort(key=self.order.index)
                 for seat in leaders:
                     stakes[seat].append(t)
-                conflicts[t] = Conflict(t, powers, None, leaders)
-                shown.append({"territory": ids[t], "powers": named, "winner": None,
-                              "tied": [seats[s] for s in leaders]})
-        self._event(PUBLIC, ("conflicts", self.age, shown))
+                conflicts[t] = Conflict(t, powers, None, leaders)  # powers and leaders are never changed in place
+                shown.append((t, powers, None, leaders))
+        self.events.append((PUBLIC, "conflicts", self.age, shown))
         self.conflict_pos = 0
         self.reaction = None
         self._continue_conflicts()
 
-    def open_items(self, s: int) -> tuple[list[int], list[int]]:
-        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
+    def open_items(self, s: int, first_won: bool = False) -> tuple[list[int], list[int]]:
+        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not).
+        `first_won`: stop at the first territory won (enough to know the seat has a turn)."""
         won, tied = [], []
         conflicts = self.conflicts
         first_only = self.options.tie_window == "first-leader"
@@ -643,6 +672,8 @@ class AztlanState:
                 continue
             if c.winner == s:
                 won.append(t)
+                if first_won:
+                    break
             elif s in c.leaders and s not in c.passed and (not first_only or c.leaders[0] == s):
                 tied.append(t)
         return won, tied
@@ -653,7 +684,7 @@ class AztlanState:
                 self._start_scoring()
                 return
             s = self.order[self.conflict_pos]
-            won, tied = self.open_items(s)
+            won, tied = self.open_items(s, first_won=True)
             if won or (tied and self.hands[s]):
                 return  # wait for the seat
             for t in tied:  # nothing to decide: a tied leader with no card lets the tie stand
@@ -661,7 +692,9 @@ class AztlanState:
             self.conflict_pos += 1
 
     def _open_item(self, s: int, ident: int, tied: bool) -> int:
-        t = self._territory(ident)
+        t = self.board.index_of.get(ident)
+        if t is None:
+            t = self._territory(ident)  # raises
         c = self.conflicts.get(t)
         # What open_items(s) would list t under, without listing the rest.
         if c is not None and not c.resolved and t in self.stakes[s]:
@@ -692,19 +725,21 @@ class AztlanState:
                 raise IllegalOrderError("you hold no Great Tlatoani card")
             self._play(s, TLATOANI)
             conflict.winner, conflict.leaders = s, []
-            self._event(PUBLIC, ("tlatoani", self.age, self.seats[s], order.territory))
+            self.events.append((PUBLIC, "tlatoani", self.age, self.seats[s], order.territory))
         if order.choice == "coexist":
             conflict.resolved = True
-            self._event(PUBLIC, ("coexist", self.age, self.seats[s], order.territory))
+            self.events.append((PUBLIC, "coexist", self.age, self.seats[s], order.territory))
             self._draw(s)
         else:
             self._declare_battle(s, t)
         self._continue_conflicts()
 
     def _declare_battle(self, s: int, t: int) -> None:
-        self._event(PUBLIC, ("battle", self.age, self.seats[s], self.board.ids[t]))
+        self.events.append((PUBLIC, "battle", self.age, self.seats[s], self.board.ids[t]))
         mine = self.control[s]
-        defeated = [self._seat_of(p) for p, count in enumerate(self.pawns[t]) if count and p != mine]
+        defeated = [p for p, count in enumerate(self.pawns[t]) if count and p != mine]
+        if self.two_player:
+            defeated = [self._seat_of(p) for p in defeated]
         # Every defeated seat holding any card is asked, so no answer shows which card it holds.
         hands = self.hands
         asked = [d for d in self.order if d in defeated and hands[d]]
@@ -715,12 +750,13 @@ class AztlanState:
 
     def _react(self, s: int, order: React) -> None:
         reaction = self.reaction  # apply() checked that a battle waits for this answer
-        if self._territory(order.territory) != reaction.territory:
+        if self.board.index_of.get(order.territory) != reaction.territory:
+            self._territory(order.territory)  # raises for a territory that does not exist
             raise IllegalOrderError(f"the battle to answer is in {self.name(reaction.territory)}")
         if order.sacred and SACRED_GAMES not in self.hands[s]:
             raise IllegalOrderError("you hold no Sacred Games card")
         reaction.answers[s] = order.sacred
-        self._event(s, ("my-answer", self.age, order.territory, order.sacred))
+        self.events.append((s, "my-answer", self.age, order.territory, order.sacred))
         if len(reaction.answers) == len(reaction.asked):
             self.reaction = None
             sacred = [d for d in reaction.asked if reaction.answers[d]]
@@ -734,7 +770,7 @@ class AztlanState:
         keep = {self.control[winner], *(self.control[d] for d in sacred)}
         removed = self._remove_except(t, keep)
         self.conflicts[t].resolved = True
-        self._event(PUBLIC, ("battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
+        self.events.append((PUBLIC, "battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
                              [self.seats[d] for d in sacred]))
         if sacred:
             self._draw(winner)
@@ -763,7 +799,7 @@ class AztlanState:
             # is rewarded; a weaker player beside them is removed."
             removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
             conflict.resolved = True
-            self._event(PUBLIC, ("tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
+            self.events.append((PUBLIC, "tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
                                  removed))
 
     def _draw(self, s: int) -> None:
@@ -772,16 +808,16 @@ class AztlanState:
             self.deck = self.discard
             self.discard = []
             random.Random(f"{self.setup.seed}:reshuffle:{self.reshuffles}").shuffle(self.deck)
-            self._event(PUBLIC, ("reshuffle", self.age, len(self.deck)))
+            self.events.append((PUBLIC, "reshuffle", self.age, len(self.deck)))
         if not self.deck:
-            self._event(PUBLIC, ("deck-empty", self.age, self.seats[s]))
+            self.events.append((PUBLIC, "deck-empty", self.age, self.seats[s]))
             return
         card = self.deck.pop()
         if self.hidden:
             card = HIDDEN_CARD
         self.hands[s].append(card)
-        self._event(PUBLIC, ("draw", self.age, self.seats[s]))
-        self._event(s, ("my-draw", self.age, self.seats[s], card))
+        seat = self.seats[s]
+        self.events += (PUBLIC, "draw", self.age, seat), (s, "my-draw", self.age, seat, card)
 
     # ---- scoring -------------------------------------------------------------------------
 
@@ -836,12 +872,18 @@ class AztlanState:
                 raise IllegalOrderError(f"Rafts and Canoes: {self.name(a)} and {self.name(b)} must be two of "
                                         "your territories on the same lake's shore, not already adjacent")
         self.scoring_orders[s] = order
-        self._event(s, ("my-scoring", self.age, to_text(order)))
+        self.events.append((s, "my-scoring", self.age, order))
         if len(self.scoring_orders) == len(self.scoring_due):
             self._score_age()
 
     def score_seat(self, s: int, order: Score | None) -> dict[str, Any]:
         """The age's score for seat `s` with the cards it plays (no state change)."""
+        return self._breakdown(self._seat_score(s, order))
+
+    def _seat_score(self, s: int, order: Score | None) -> tuple[Any, ...]:
+        """What score_seat says, as the facts its dict is made from: (card, type, wild,
+        domains as masks, the seat's territories as a mask, the order, points).  Scoring keeps
+        these and makes the dicts only when someone reads them (age_scores)."""
         order = order or NO_CARDS
         masks = self.masks
         adjacent = masks.adjacent
@@ -851,30 +893,50 @@ class AztlanState:
                 a, b = self.board.index_of[a_id], self.board.index_of[b_id]
                 adjacent[a] |= 1 << b
                 adjacent[b] |= 1 << a
-        mine = self.occupied(s)
+        mine = self.occupied_mask[self.control[s]]
         found = scoring.domains(mine, adjacent)
-        kind = self.card_type[self.chosen[s]]
+        card = self.chosen[s]
+        kind = self.card_type[card]
         wild = kind == WILD
+        type_masks = masks.type_masks
         if wild:
-            kind = order.wild or scoring.best_wild_type(found, masks.type_masks)
-        type_mask = masks.type_masks[kind]
+            kind = order.wild or scoring.best_wild_type(found, type_masks)
+        total = scoring.total_score(found, type_masks[kind])
+        for god in order.blessings:
+            total += 2 * (mine & type_masks[BLESSINGS[god]]).bit_count()
+        return card, kind, wild, found, mine, order, total
+
+    def _breakdown(self, facts: tuple[Any, ...]) -> dict[str, Any]:
+        """A seat's scoring as readers see it, from _seat_score's facts (and, once the age is
+        scored, the seat's new total)."""
+        card, kind, wild, found, mine, order, total, *after = facts
+        type_masks = self.masks.type_masks
+        type_mask = type_masks[kind]
         ids = self.board.ids
-        bits, domain_value = scoring.bits, scoring.domain_value
-        total = 0
         parts = []
         for domain in found:
             size, matching = domain.bit_count(), (domain & type_mask).bit_count()
-            points = domain_value(size, matching)
-            total += points
-            parts.append({"territories": [ids[t] for t in bits(domain)], "size": size, "matching": matching,
-                          "points": points})
-        blessings = [{"card": god, "type": BLESSINGS[god],
-                      "points": 2 * (mine & masks.type_masks[BLESSINGS[god]]).bit_count()}
-                     for god in order.blessings] if order.blessings else []
-        for blessing in blessings:
-            total += blessing["points"]
-        return {"card": self.chosen[s], "type": kind, "wild": wild, "domains": parts, "blessings": blessings,
-                "rafts": [list(pair) for pair in order.rafts] if order.rafts else [], "points": total}
+            parts.append({"territories": [ids[t] for t in scoring.bits(domain)], "size": size,
+                          "matching": matching, "points": scoring.domain_value(size, matching)})
+        blessings = [{"card": god, "type": BLESSINGS[god], "points": 2 * (mine & type_masks[BLESSINGS[god]]).bit_count()}
+                     for god in order.blessings]
+        breakdown = {"card": card, "type": kind, "wild": wild, "domains": parts, "blessings": blessings,
+                     "rafts": [list(pair) for pair in order.rafts], "points": total}
+        if after:
+            breakdown["total"] = after[0]
+        return breakdown
+
+    @property
+    def age_scores(self) -> list[dict[str, Any]]:
+        """Each scored age, oldest first: per seat (in that age's turn order), its breakdown
+        (score_seat's) and its new total.  Made when first read; a new list replaces the
+        old, never one changed in place (threads read cached states at once)."""
+        made = self.age_dicts
+        if len(made) < len(self.age_facts):
+            seats = self.seats
+            self.age_dicts = made = made + [{seats[s]: self._breakdown(facts) for s, *facts in age}
+                                            for age in self.age_facts[len(made):]]
+        return made
 
     def _advance_counter(self, s: int, gain: int) -> None:
         """Move a counter; one that lands on an occupied score goes on top of the stack."""
@@ -884,21 +946,22 @@ class AztlanState:
             self.next_height += 1
 
     def _score_age(self) -> None:
-        breakdown = {}
+        scored = []
+        scoring_orders, score = self.scoring_orders, self.score
         for s in self.order:
-            order = self.scoring_orders.get(s)
-            result = self.score_seat(s, order)
+            order = scoring_orders.get(s)
+            facts = self._seat_score(s, order)
             if order:
                 for god in order.blessings:
                     self._play(s, god)
                 for _ in order.rafts:
                     self._play(s, RAFTS)
-            self._advance_counter(s, result["points"])
-            result["total"] = self.score[s]
-            breakdown[self.seats[s]] = result
-        self.age_scores.append(breakdown)
+            self._advance_counter(s, facts[-1])
+            scored.append((s, *facts, score[s]))
+        self.age_facts.append(tuple(scored))
         self.completed.append(Milestone(self.age, SCORING, scored=True))
-        self._event(PUBLIC, ("scores", self.age, breakdown))
+        # The event names the age's breakdown by its place in age_scores (made when read).
+        self.events.append((PUBLIC, "scores", self.age, len(self.age_facts) - 1))
         if self.age == AGES:
             self._finish()
             return
@@ -930,11 +993,11 @@ class AztlanState:
                       "ranking": [self.seats[s] for s in ranking],
                       "winner": self.seats[ranking[0]],
                       "tiebreak": self.options.final_tiebreak}
-        self._event(PUBLIC, ("game-over", self.age, *(self.final[name] for name in EVENT_FIELDS["game-over"])))
+        self.events.append((PUBLIC, "game-over", self.age, *(self.final[name] for name in EVENT_FIELDS["game-over"])))
 
     def events_for(self, reader: int | None) -> list[dict[str, Any]]:
         """The events `reader` may see (public ones and its own), oldest first."""
-        return [dict(event) for event, audience in zip(self._event_dicts(), self.audiences)
+        return [dict(event) for event, (audience, *_) in zip(self._event_dicts(), self.events)
                 if audience == PUBLIC or audience == reader]
 
     def _event_dicts(self) -> list[dict[str, Any]]:
@@ -944,12 +1007,25 @@ class AztlanState:
         made = self.event_dicts
         if len(made) < len(self.events):
             more = []
-            for kind, age, *data in self.events[len(made):]:
+            for _, kind, age, *data in self.events[len(made):]:
                 event = {"type": kind, "age": age}
+                if kind == "scores":  # kept as the age's place in age_scores
+                    data = [self.age_scores[data[0]]]
+                elif kind == "my-scoring":  # kept as the order, its text made here
+                    data = [to_text(data[0])]
+                elif kind == "conflicts":  # kept as (territory, powers by people, winner, tied seats)
+                    data = [[self._conflict_shown(*conflict) for conflict in data[0]]]
                 event.update(zip(EVENT_FIELDS[kind], data))
                 more.append(event)
             self.event_dicts = made = made + more
         return made
+
+    def _conflict_shown(self, t: int, powers: dict[int, int], winner: int | None,
+                        tied: Sequence[int]) -> dict[str, Any]:
+        """A conflict as the "conflicts" event tells it."""
+        peoples, seats = self.peoples, self.seats
+        return {"territory": self.board.ids[t], "powers": {peoples[p]: power for p, power in powers.items()},
+                "winner": None if winner is None else seats[winner], "tied": [seats[s] for s in tied]}
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator); see views.py."""
@@ -957,10 +1033,10 @@ class AztlanState:
         return build_view(self, None if seat is None else self.seat_index(seat))
 
 
-# Each order type: the method that carries it out, and the kind of decision it answers.
-AztlanState._HANDLERS = {ChooseCard: (AztlanState._choose, "power"),
-                         Turn: (AztlanState._turn, "turn"),
-                         Resolve: (AztlanState._resolve, "conflict"),
-                         LetTieStand: (AztlanState._let_tie_stand, "conflict"),
-                         React: (AztlanState._react, "reaction"),
-                         Score: (AztlanState._score_order, "scoring")}
+# Each kind of decision: the order types that answer it, each with the method that carries it out.
+AztlanState._HANDLERS = {"power": {ChooseCard: AztlanState._choose},
+                         "turn": {Turn: AztlanState._turn},
+                         "conflict": {Resolve: AztlanState._resolve, LetTieStand: AztlanState._let_tie_stand},
+                         "reaction": {React: AztlanState._react},
+                         "scoring": {Score: AztlanState._score_order},
+                         "": {}}
