@@ -12,11 +12,11 @@ from functools import wraps
 from typing import Any, Callable, TypeVar
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.live import changed
-from pbem.models import Game, now
+from pbem.models import Game, Seat, User, now
 from pbem.services.errors import NotFound, StaleGame
 
 
@@ -41,6 +41,20 @@ def claim_game(session: Session, game_id: int) -> Game | None:
         return lock_game(session, game_id)
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
                           .execution_options(populate_existing=True))
+
+
+def claim_games(session: Session, game_ids: list[int]) -> list[Game]:
+    """`claim_game` for many games in one statement, in order of id, each with its seats and
+    their people (and addresses) loaded: those another transaction holds are left out."""
+    query = select(Game).where(Game.id.in_(game_ids)).order_by(Game.id) \
+        .options(selectinload(Game.seats).selectinload(Seat.user).selectinload(User.addresses)) \
+        .execution_options(populate_existing=True)
+    if session.get_bind().dialect.name == "sqlite":  # its one write lock, taken up front (lock_game)
+        session.execute(update(Game).where(Game.id.in_(game_ids)).values(version=Game.version)
+                        .execution_options(synchronize_session=False))
+    else:
+        query = query.with_for_update(skip_locked=True, of=Game)
+    return list(session.scalars(query))
 
 
 def bump_version(session: Session, game: Game, **changes: Any) -> None:

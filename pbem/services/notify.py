@@ -74,7 +74,7 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
         return
     key = f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.name}"
     if queued(session, key):  # asked before the news below is claimed for this mail
-        return
+        return  # asked once: a mail queued meanwhile by someone else fails its unique key at commit
     url = links.game(base_url(), game.id)
     clock = policy_of(game).clock
     timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
@@ -87,7 +87,7 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
               + "Reply to this mail with your orders, one per line (send HELP for help), "
               f"or open the game:\n{url}\n"
               + moves_mail.since_last_turn(session, game, state, seat),
-              topic="turn", reply_to=seat_reply_address(session, seat), key=key)
+              topic="turn", reply_to=seat_reply_address(session, seat), key=key, key_is_new=True)
 
 
 def position_text(game: Game, state: Any, seat: Seat) -> str:

@@ -47,20 +47,21 @@ from engine import get_game
 from engine.core import GameState, OrderError
 from pbem.live import changed
 from pbem.models import ERROR_MAX, Game, PendingOrder, Seat, TickFailure, TickState, User
+from pbem.outbox.seat_tokens import read_tokens
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import StaleGame
 from pbem.services.events import log_event, round_prefix, seat_title
 from pbem.services.host import PAUSE_LIMIT, pause_left, resume
 from pbem.services.links import base_url
-from pbem.services.locking import bump_version, claim_game
+from pbem.services.locking import bump_version, claim_game, claim_games
 from pbem.services.moves_mail import send_digests
 from pbem.services.notify import mail_seat, mail_user
 from pbem.services.policy import policy_of
 from pbem.services.clock import clock_text
 from pbem.services.schedule import (REMINDER_HOURS, current_kind, due_of, owing, passed_reminder, schedule,
                                     whole_seconds)
-from pbem.services.state import cache_key, game_state, remember
+from pbem.services.state import game_state, game_states
 from pbem.services.takeover import offer_seat
 from pbem.services.vacations import sync_stand_ins
 from pbem.timezones import when
@@ -70,6 +71,9 @@ log = logging.getLogger(__name__)
 OUTAGE_GAP = timedelta(hours=1)  # a longer gap between ticks is an outage
 OUTAGE_GRACE = timedelta(hours=24)  # deadlines that fell due in an outage move to now + this
 TICK_BUDGET = 60.0  # seconds of work per tick: half a task's soft time limit (pbem/tasks.py)
+# Missed deadlines per transaction: claimed and loaded in a few statements, one commit; small
+# enough that an order sent to one of them waits a few seconds at most for the batch's lock.
+BATCH = 25
 
 
 @dataclass
@@ -90,6 +94,16 @@ class TickReport:
     failed: list[int] = field(default_factory=list)  # games a step raised on (kept in tick_failures)
     errors: dict[int, str] = field(default_factory=dict)  # the failed games' errors, for operators
     more: bool = False  # the budget ran out with work left: the next tick goes on with it
+
+    def merge(self, other: TickReport) -> None:
+        """Add the lists of `other` (a part of this tick done in a transaction of its own)."""
+        for name in ("pushed", "defaulted", "missed", "offered", "reminded", "stand_ins", "resumed", "scheduled",
+                     "skipped", "digests"):
+            getattr(self, name).extend(getattr(other, name))
+        for game_id, error in other.errors.items():
+            if game_id not in self.errors:
+                self.failed.append(game_id)
+            self.errors[game_id] = error
 
     def fail(self, game_id: int, error: BaseException) -> None:
         if game_id not in self.errors:
@@ -143,7 +157,7 @@ def _run(session: Session, now: datetime, gap: timedelta | None, report: TickRep
         each(due, lambda game: _push_back(session, game, now, gap, hosts, report))
         _mail_hosts_outage(session, hosts, gap, now)
     else:
-        each(due, lambda game: _fire(session, game, now, report))
+        _fire_all(session, due, now, report, out_of_time, each)
     each(_reminders_due(session, now), lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
     if report.more:
@@ -315,7 +329,52 @@ def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
     raise BotFailure(f"no legal default found for {seat}")
 
 
+def _fire_all(session: Session, due: list[int], now: datetime, report: TickReport,
+              out_of_time: Callable[[], bool], each: Callable[[list[int], Callable[[Game], Any]], None]) -> None:
+    """The missed deadlines of the games `due`, BATCH games per transaction (claimed and loaded
+    together); a batch that fails is done again game by game with `each`, so only the broken
+    game is left out.  The first game goes whatever the time: every tick gets somewhere."""
+    for start in range(0, len(due), BATCH):
+        if report.more or (start and out_of_time()):
+            report.more = True
+            return
+        batch = due[start:start + BATCH]
+        done = TickReport(now)  # this batch's part, kept once it commits
+        try:
+            report.more = _fire_batch(session, batch, now, done, lambda index: (start or index) and out_of_time())
+        except Exception:  # noqa: BLE001 - done again one game at a time, each failure kept apart
+            session.rollback()
+            each(batch, lambda game: _fire_one(session, game, now, report))
+            continue
+        report.merge(done)
+
+
+def _fire_batch(session: Session, game_ids: list[int], now: datetime, report: TickReport,
+                stop: Callable[[int], Any]) -> bool:
+    """The games' missed deadlines in one transaction, until `stop(index)` says the time is up
+    before a game (then True: some are left)."""
+    games = claim_games(session, game_ids)
+    claimed = {game.id for game in games}
+    report.skipped += [game_id for game_id in game_ids if game_id not in claimed]
+    game_states(session, [game for game in games if _running(game)])  # the order logs in one query
+    read_tokens(session, list(claimed))  # and the seats' reply tokens, for their mails
+    for index, game in enumerate(games):
+        if stop(index):
+            session.commit()
+            return True
+        _fire(session, game, now, report)
+    session.commit()
+    return False
+
+
+def _fire_one(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+    _fire(session, game, now, report)
+    session.commit()
+
+
 def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+    """Play the defaults (or note the misses) of a game whose deadline passed, and advance it:
+    in the caller's transaction, under the game's lock (the caller commits)."""
     if not _running(game) or game.deadline_at is None or game.deadline_at > now:
         return
     state = game_state(session, game)
@@ -323,7 +382,6 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     seats = [seat for seat in owing(session, game, state) if (due_of(game, seat) or now) <= now]
     if not seats:  # nobody owes it any more (orders came in): just bring the schedule up to date
         schedule(session, game, now, state)
-        session.commit()
         return
     policy = policy_of(game)
     kind = current_kind(state) or ""
@@ -370,15 +428,11 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       topic="missed")
-    bump_version(session, game)
-    key = cache_key(session, game)
-    session.commit()
-    remember(key, state)  # pending orders are no part of the state: advance needs no replay
-    if play_default or offered:
-        try:
-            advance(session, game.id, settle=False, at=now)
-        except StaleGame:
-            session.rollback()  # someone else is advancing it: they apply the defaults
+    version = game.version
+    if play_default or offered:  # in this transaction: the defaults are applied once they are in
+        advance(session, game.id, settle=False, at=now, commit=False)
+    if game.version == version:  # nothing applied: the pending orders and misses still move it
+        bump_version(session, game)
 
 
 # ---- reminders --------------------------------------------------------------------------------------
