@@ -24,7 +24,8 @@ PBEM_BENCH_POSTGRES picks the server (default: the local test database).
 
 For profiling one case again and again without the build's minutes:
 PBEM_BENCH_SCALE_SCHEMA=NAME builds into that schema only if it is empty, and keeps it at the
-end (drop it by hand when done); PBEM_BENCH_SCALE_CASES=missed,digests runs only those cases
+end (drop it by hand when done; the missed case moves its games on each time, so after many
+runs some games end and the digest case's count no longer holds: build afresh for figures); PBEM_BENCH_SCALE_CASES=missed,digests runs only those cases
 (of idle, missed, digests; the build row is reported only when the build ran),
 PBEM_BENCH_SCALE_RUNS=1 runs each once;
 PBEM_BENCH_PROFILE=FILE writes a cProfile of the cases (not the build) to FILE.

@@ -2,10 +2,11 @@
 
 `tick(session, now)` is the beat task's command (every 30 s; docs/deadlines.md).  It takes
 the time as an argument and never reads the clock itself, so tests drive it with any `now`.
-Each game is handled in its own short transaction under the game's lock (FOR UPDATE SKIP
-LOCKED on PostgreSQL: a game someone else holds is left for the next tick; SQLite takes
-its write lock), and every condition is checked again under that lock, so two ticks that
-overlap never both act on one deadline.  In order:
+Each game is handled in a short transaction under the game's lock (its own, or for missed
+deadlines one per BATCH games, done again game by game if it fails; FOR UPDATE SKIP LOCKED
+on PostgreSQL: a game someone else holds is left for the next tick; SQLite takes its write
+lock), and every condition is checked again under that lock, so two ticks that overlap never
+both act on one deadline.  In order:
 
 1. Outage back-off: if the previous tick was more than OUTAGE_GAP ago, every deadline
    that fell due meanwhile moves to now + OUTAGE_GRACE instead of firing; the hosts are
