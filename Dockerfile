@@ -8,10 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # What pip cannot bring: WeasyPrint's Pango (report PDFs) and fonts (PDFs and the board
-# pictures that pyvips draws for mails); see docs/reports.md.
+# pictures that pyvips draws for mails: DejaVu, and Noto for the glyphs DejaVu lacks, so that a
+# name in any script is never drawn as a box); see docs/reports.md.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
-       fonts-dejavu-core \
+       fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

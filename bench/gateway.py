@@ -6,7 +6,9 @@ carrying a legal order (a secret card choice that replaces the last one); the ro
 the order committed through the application layer, the reply queued).  Two figures:
 `gateway.smtp_store` (SMTP transaction to the committed raw row, the acknowledgement path)
 and `gateway.smtp_to_orders` (the same, through processing).  Outbound delivery is off
-(replies stay in the outbox).  Bounded: at most MESSAGES messages or SECONDS seconds.
+(replies stay in the outbox).  Bounded: at most MESSAGES messages or SECONDS seconds.  What one
+mail costs the database (statements, commits) is a test, not a figure here:
+tests/gateway/test_mail_budget.py.
 """
 from __future__ import annotations
 
@@ -114,7 +116,7 @@ def run() -> list[dict[str, Any]]:
             {"name": "gateway.smtp_to_orders", "value": round(processed / (done_at - start), 1),
              "unit": "messages/s", "messages": sent, "processed": processed, "statuses": statuses,
              "note": "SMTP receipt to authenticated, de-duplicated, committed orders and a queued reply; "
-                     "one SMTP connection, inline processing, PostgreSQL"},
+                     "one SMTP connection, inline processing (one lane per game, smtpd.PROCESS_LANES), PostgreSQL"},
         ]
     finally:
         drop_schema(schema)

@@ -10,8 +10,11 @@ Redis as the broker, PostgreSQL as the database, all on this machine.
   goes through HTTP, gunicorn, the order path, Redis and a worker's advance.
 - Report and notice mails are on (as in production): a second worker renders them from its
   own queue, as docker-compose.yml runs it.
-- The baseline: one psycopg connection doing INSERT + COMMIT in a loop on the same server,
-  before and after, in the same run.
+- The baselines, in the same run: one psycopg connection doing INSERT + COMMIT in a loop on
+  the same server, before and after; and the bare order endpoint (bench/bare.py) on the same
+  gunicorn and worker, in turns with the orders: the same clients, each posting to its
+  own game and waiting for the worker, whose task (`bench.bare_advance`) only makes the
+  advance's commit.  `worker.api_orders_per_bare` is the goal of issue 18 (at least 0.5).
 
 PBEM_BENCH_POSTGRES and PBEM_BENCH_REDIS pick the servers (default: the local ones); the
 benchmark works in its own schema and under its own Redis key prefix, removed at the end.
@@ -28,7 +31,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import psycopg
 import redis
@@ -44,6 +47,7 @@ LATENCY_SAMPLES = 120
 LATENCY_SECONDS = 15.0
 THROUGHPUT_CLIENTS = 8
 THROUGHPUT_SECONDS = 10.0
+ROUNDS = 2  # the orders measured in this many turns, the bare endpoint before, between and after
 RAW_COMMITS = 500
 RAW_SECONDS = 3.0
 WEB_WORKERS = 2
@@ -78,8 +82,8 @@ class _Stack:
         self.logs = {name: folder / f"{name}.log" for name in ("web", "worker", "reports")}
         self.processes: list[subprocess.Popen[bytes]] = []
         self._start("web", [sys.executable, "-m", "gunicorn", "--workers", str(WEB_WORKERS), "--threads",
-                            str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "pbem.wsgi:app"])
-        self._start("worker", [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-Q", QUEUE,
+                            str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "bench.bare_web:app"])
+        self._start("worker", [sys.executable, "-m", "celery", "-A", "bench.bare_worker", "worker", "-Q", QUEUE,
                                "--loglevel", "WARNING", "--concurrency", str(WORKER_CONCURRENCY),
                                "--hostname", "advance@%h", "--without-gossip", "--without-mingle",
                                "--without-heartbeat"])
@@ -270,47 +274,87 @@ def measure_latency(port: int, players: _Players) -> tuple[list[float], list[flo
     return samples, pushes
 
 
-def measure_throughput(port: int, players: _Players) -> tuple[int, int, float]:
-    """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
-    games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
-    accepted = [0] * len(games)
+def _run_clients(client: Callable[[int, threading.Event], None], clients: int, seconds: float) -> float:
+    """Run `client(slot, stop)` in `clients` threads for `seconds`; the seconds it took.  A
+    client that raises fails the measurement."""
     stop = threading.Event()
     failures: list[str] = []
 
-    def client(slot: int) -> None:
-        game_id, seed = games[slot], 2000 + slot * 100
-        while not stop.is_set():
-            try:
-                move = _next_move(port, game_id, players.headers)
-                if move is None:
-                    time.sleep(0.002)
-                    continue
-                order, index, _, _ = move
-                if order == "finished":
-                    seed += 1
-                    game_id = players.new_game(seed)
-                    continue
-                status, _ = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
-                                    {"orders": order})
-                if status == 201 and not stop.is_set():
-                    accepted[slot] += 1
-            except Exception as error:  # noqa: BLE001 - reported below
-                failures.append(repr(error))
-                return
+    def run(slot: int) -> None:
+        try:
+            client(slot, stop)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(repr(error))
 
-    logged_before = _count_log()
-    threads = [threading.Thread(target=client, args=(slot,), daemon=True) for slot in range(len(games))]
+    threads = [threading.Thread(target=run, args=(slot,), daemon=True) for slot in range(clients)]
     began = time.perf_counter()
     for thread in threads:
         thread.start()
-    time.sleep(THROUGHPUT_SECONDS)
+    time.sleep(seconds)
     stop.set()
     spent = time.perf_counter() - began
     for thread in threads:
         thread.join(30)
     if failures:
         raise RuntimeError(f"a client failed: {failures[0]}")
+    return spent
+
+
+def measure_throughput(port: int, players: _Players, seconds: float = THROUGHPUT_SECONDS) -> tuple[int, int, float]:
+    """(orders accepted, order-log rows written, seconds) with THROUGHPUT_CLIENTS clients."""
+    games = [players.new_game(1000 + i) for i in range(THROUGHPUT_CLIENTS)]
+    accepted = [0] * len(games)
+
+    def client(slot: int, stop: threading.Event) -> None:
+        game_id, seed = games[slot], 2000 + slot * 100
+        while not stop.is_set():
+            move = _next_move(port, game_id, players.headers)
+            if move is None:
+                time.sleep(0.002)
+                continue
+            order, index, _, _ = move
+            if order == "finished":
+                seed += 1
+                game_id = players.new_game(seed)
+                continue
+            status, _ = request(port, "POST", f"/api/games/{game_id}/orders", players.headers[index],
+                                {"orders": order})
+            if status == 201 and not stop.is_set():
+                accepted[slot] += 1
+
+    logged_before = _count_log()
+    spent = _run_clients(client, len(games), seconds)
     return sum(accepted), _count_log() - logged_before, spent
+
+
+def measure_bare(port: int, players: _Players, seconds: float) -> tuple[int, float]:
+    """(bare orders done, seconds) with THROUGHPUT_CLIENTS clients: each reads its game's
+    version, posts a bare order and waits for the worker's task to move the version, as a
+    real client reads a view, posts its order and waits for the advance."""
+    games = [players.new_game(5000 + i) for i in range(THROUGHPUT_CLIENTS)]
+    done = [0] * len(games)
+
+    def version(game_id: int) -> int:
+        status, seen = request(port, "GET", f"/bench/bare/{game_id}", players.headers[0])
+        assert status == 200, seen
+        return int(seen["version"])
+
+    def client(slot: int, stop: threading.Event) -> None:
+        game_id = games[slot]
+        while not stop.is_set():
+            before = version(game_id)
+            status, answer = request(port, "POST", f"/bench/bare/{game_id}/orders", players.headers[0],
+                                     {"orders": "place 12"})
+            assert status == 201, answer
+            while version(game_id) == before:
+                if stop.is_set():
+                    return
+                time.sleep(0.002)
+            if not stop.is_set():
+                done[slot] += 1
+
+    spent = _run_clients(client, len(games), seconds)
+    return sum(done), spent
 
 
 def _count_log() -> int:
@@ -341,10 +385,20 @@ def run() -> list[dict[str, Any]]:
             try:
                 stack.wait_ready()
                 players = _Players(stack.url)
-                latencies, pushes = measure_latency(stack.port, players)
-                orders, logged, seconds = measure_throughput(stack.port, players)
-                players.session.close()
-                players.engine.dispose()
+                try:
+                    latencies, pushes = measure_latency(stack.port, players)
+                    # Orders and the bare endpoint take turns, bare first and last, so a machine
+                    # whose load drifts during the run weighs on both alike.
+                    bare = [measure_bare(stack.port, players, THROUGHPUT_SECONDS / (ROUNDS + 1))]
+                    orders = logged = 0
+                    seconds = 0.0
+                    for _ in range(ROUNDS):
+                        done = measure_throughput(stack.port, players, THROUGHPUT_SECONDS / ROUNDS)
+                        orders, logged, seconds = orders + done[0], logged + done[1], seconds + done[2]
+                        bare.append(measure_bare(stack.port, players, THROUGHPUT_SECONDS / (ROUNDS + 1)))
+                finally:  # an open transaction would hold the schema's drop forever
+                    players.session.close()
+                    players.engine.dispose()
             finally:
                 stack.stop()
         raw_after = raw_insert_commit(SCHEMA, RAW_COMMITS, RAW_SECONDS)
@@ -353,6 +407,8 @@ def run() -> list[dict[str, Any]]:
         _purge_redis()
     raw_rate = round((raw_before[0] + raw_after[0]) / (raw_before[1] + raw_after[1]), 1)
     order_rate = round(orders / seconds, 1)
+    bare_orders = sum(count for count, _ in bare)
+    bare_rate = round(bare_orders / sum(spent for _, spent in bare), 1)
     common = {"database": "postgresql", "broker": "redis",
               "web": f"gunicorn {WEB_WORKERS} workers x {WEB_THREADS} threads",
               "worker": f"celery prefork x {WORKER_CONCURRENCY}, reports rendered by its own worker (nice 10)"}
@@ -372,6 +428,13 @@ def run() -> list[dict[str, Any]]:
          **common,
          "note": "sustained: each client plays its own 2-person game through the API (GET view, POST order), "
                  "every order advanced by the worker before that game can go on"},
+        {"name": "worker.bare_orders", "value": bare_rate, "unit": "orders/s", "orders": bare_orders,
+         "clients": THROUGHPUT_CLIENTS, **common,
+         "note": "baseline: the same clients on POST /bench/bare/<id>/orders (token check, INSERT + COMMIT) "
+                 "and a worker task doing UPDATE + COMMIT (bench/bare.py), in turns with the orders"},
+        {"name": "worker.api_orders_per_bare", "value": round(order_rate / bare_rate, 4) if bare_rate else None,
+         "unit": "ratio", "goal": 0.5,
+         "note": "API orders (with their advances) per bare order in the same time (issue 18: at least 0.5)"},
         {"name": "worker.pg_insert_commit", "value": raw_rate, "unit": "commits/s",
          "commits": raw_before[0] + raw_after[0], "database": "postgresql",
          "note": "baseline: one psycopg connection, INSERT + COMMIT, before and after, same run"},

@@ -36,16 +36,22 @@ def replay_steps(record: dict[str, Any]) -> Iterator[GameState]:
         raise SetupError(f"'orders' must be a list of at most {MAX_ORDERS} lines")
     yield state
     for index, line in enumerate(orders):
-        try:
-            seat, text = split_line(line)
-            parsed = state.parse(text)
-            if len(parsed) != 1:
-                raise OrderError("each log line holds exactly one order")
-            state.apply(seat, parsed[0])
-        except OrderError as error:
-            raise ReplayError(f"order {index + 1} ({line!r}): {error}", index=index, line=str(line),
-                              state=state) from None
+        apply_line(state, line, index)
         yield state
+
+
+def apply_line(state: GameState, line: Any, index: int) -> None:
+    """Apply one order-log line, the log's `index`-th (from 0), to `state` in place; raise
+    ReplayError if it cannot be applied.  A state carries on from where its log stops."""
+    try:
+        seat, text = split_line(line)
+        parsed = state.parse(text)
+        if len(parsed) != 1:
+            raise OrderError("each log line holds exactly one order")
+        state.apply(seat, parsed[0])
+    except OrderError as error:
+        raise ReplayError(f"order {index + 1} ({line!r}): {error}", index=index, line=str(line),
+                          state=state) from None
 
 
 def replay(record: dict[str, Any]) -> GameState:

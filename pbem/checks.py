@@ -51,9 +51,24 @@ def _pictures() -> str | None:
     return None
 
 
+# A letter of each script the fallback fonts bring (CJK, Devanagari, emoji): DejaVu has none.
+FALLBACK_PROBE = "李म🍵"
+
+
+def _fallback_fonts() -> str | None:
+    from pbem.reports.glyphs import has_glyph
+
+    lacking = [char for char in FALLBACK_PROBE if not has_glyph(char)]
+    if lacking:
+        return (f"no installed font draws {' '.join(lacking)}: names and press in such scripts show as code "
+                "points ([U+674E]) in report PDFs and pictures. Install fonts-noto-core, fonts-noto-cjk and "
+                "fonts-noto-color-emoji (the Docker image has them).")
+    return None
+
+
 def missing_parts() -> list[str]:
     """One sentence per missing part: what is missing, what it costs, what to install."""
-    return [problem for problem in (_pango(), _pictures()) if problem]
+    return [problem for problem in (_pango(), _pictures(), _fallback_fonts()) if problem]
 
 
 def warn_missing_parts(config: Mapping[str, Any]) -> list[str]:

@@ -59,14 +59,16 @@ def _forget(session: Session) -> None:
 
 def stamp(session: Session, game_id: int) -> str | None:
     """The game's stamp now; None if there is no such game."""
-    version = session.scalar(select(Game.version).where(Game.id == game_id))
-    if version is None:
-        return None
-    seats_in = session.scalar(select(func.count(distinct(PendingOrder.seat))).where(PendingOrder.game_id == game_id))
+    seats_in = select(func.count(distinct(PendingOrder.seat))).where(PendingOrder.game_id == game_id)
     # Public press only: counting private messages would tell everyone that two seats talk.
-    public_press = session.scalar(select(func.count(PressMessage.id)).where(
-        PressMessage.game_id == game_id, PressMessage.to_seat.is_(None), PressMessage.hidden_at.is_(None)))
-    return f"{version}.{seats_in}.{public_press}"
+    public_press = select(func.count(PressMessage.id)).where(
+        PressMessage.game_id == game_id, PressMessage.to_seat.is_(None), PressMessage.hidden_at.is_(None))
+    found = session.execute(select(Game.version, seats_in.scalar_subquery(), public_press.scalar_subquery())
+                            .where(Game.id == game_id)).first()  # one round trip for the three
+    if found is None:
+        return None
+    version, seats, press = found
+    return f"{version}.{seats}.{press}"
 
 
 def lobby_stamp(session: Session, shown: Sequence[int]) -> str:

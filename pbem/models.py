@@ -198,6 +198,10 @@ class Game(db.Model):
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="game", cascade="all, delete-orphan",
                                                order_by="Seat.position")
+    # Read with the game's lock (pbem/services/locking.py), in arrival and queue order;
+    # written as rows of their own.
+    pending_orders: Mapped[list["PendingOrder"]] = relationship(viewonly=True, order_by="PendingOrder.id")
+    queued_turns: Mapped[list["QueuedTurn"]] = relationship(viewonly=True, order_by="QueuedTurn.id")
 
     OPEN, ACTIVE, FINISHED, ABORTED = "open", "active", "finished", "aborted"
 
@@ -250,6 +254,10 @@ class Seat(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()
+    # The seat's live reply token (pbem/outbox/seat_tokens.py), read with an advance's lock.
+    reply_tokens: Mapped[list["SeatToken"]] = relationship(  # noqa: F821 - pbem/outbox/models.py
+        primaryjoin="and_(foreign(SeatToken.game_id) == Seat.game_id, foreign(SeatToken.seat) == Seat.name, "
+                    "SeatToken.revoked_at.is_(None))", viewonly=True, order_by="SeatToken.id")
 
     __table_args__ = (UniqueConstraint("game_id", "position"), UniqueConstraint("game_id", "user_id"),
                       UniqueConstraint("game_id", "name"))

@@ -26,7 +26,7 @@ from pbem.extensions import db
 from pbem.services import deadlines
 from pbem.services.advance import advance
 from pbem.services.errors import NotFound, StaleGame
-from pbem.services.dispatch import ADVANCE_TASK, PING_TASK, TICK_TASK, advance_mode, stalled_games
+from pbem.services.dispatch import ADVANCE_TASK, PING_TASK, TICK_TASK, advance_mode, settle_delay, stalled_games
 from pbem.tasks import QUEUE
 from worker.celery_app import celery, flask_app
 from worker.locks import heartbeat, single_flight
@@ -34,7 +34,6 @@ from worker.locks import heartbeat, single_flight
 log = logging.getLogger(__name__)
 
 TICK_LOCK_SECONDS = 180  # as long as a task may run (task_time_limit): never two ticks at once
-SETTLE_SLACK = 0.05  # seconds after the settle window closes, so the advance finds it closed
 
 
 @celery.task(name=ADVANCE_TASK, bind=True, autoretry_for=(OperationalError, StaleGame), retry_backoff=True,
@@ -48,8 +47,7 @@ def advance_game(self: Any, game_id: int) -> dict[str, Any]:
     if done.settle_until is not None:
         # Held by the settle window: come back when it closes.  A later order restarts the
         # window and queues its own advance; a spare one finds nothing to do.
-        delay = max(0.0, (done.settle_until - datetime.now(timezone.utc)).total_seconds()) + SETTLE_SLACK
-        self.apply_async(args=[game_id], countdown=delay, queue=QUEUE)
+        self.apply_async(args=[game_id], countdown=settle_delay(done.settle_until), queue=QUEUE)
     return {"game": game_id, "applied": len(done.applied), "version": done.version, "finished": done.finished,
             "settle_until": done.settle_until.isoformat() if done.settle_until else None}
 

@@ -78,6 +78,10 @@ class BoardMasks:
         self.type_masks = {kind: sum(1 << i for i, t in enumerate(board.type_of) if t == kind)
                            for kind in TERRAIN_TYPES}
         self.shore_masks = tuple(sum(1 << i for i in shores) for shores in board.lake_shores)
+        # Where a pawn moved from each territory may go (a lake breaks adjacency), by id as
+        # text (as JSON keys are): a development turn's `move_to` option.
+        self.destinations = {str(board.ids[t]): tuple(sorted(board.ids[n] for n in near))
+                             for t, near in enumerate(board.adjacent)}
 
 
 @dataclass(slots=True)
@@ -171,6 +175,7 @@ class AztlanState:
         # apart, not as (seat, order) pairs, to spare the garbage collector a tuple per order.
         self.applied: list[Order] = []
         self.applied_by: list[int] = []
+        self._log_text: list[str] = []  # order_log()'s lines made so far (replaced, never changed)
         self.completed: list[Milestone] = []  # the phases completed so far, oldest first
         self._start_age()
 
@@ -208,8 +213,17 @@ class AztlanState:
         return list(self.age_scores)
 
     def order_log(self) -> list[str]:
-        """The applied orders as "<seat>: <order>" lines: with the setup, the whole game."""
-        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.log]
+        """The applied orders as "<seat>: <order>" lines: with the setup, the whole game.
+        Each line's text is made once and kept (a service asks for the log many times per
+        order); the list returned is the caller's own."""
+        lines = self._log_text
+        if len(lines) != len(self.applied):
+            # A new list, never one changed in place: a cached state is read by many threads.
+            done = len(lines) if len(lines) < len(self.applied) else 0
+            lines = lines[:done] + [f"{self.seats[s]}: {to_text(order)}"
+                                    for s, order in zip(self.applied_by[done:], self.applied[done:])]
+            self._log_text = lines
+        return list(lines)
 
     @property
     def log(self) -> list[tuple[int, Order]]:
@@ -294,11 +308,14 @@ class AztlanState:
             return {"cards": list(self.power_left[s])}
         if self.phase == DEVELOPMENT:
             people = self.control[s]
+            # A move starts where the seat has a pawn (move_from) or where this turn places
+            # one, so any territory: move_to names every territory's destinations.
             return {"place": [t.id for t in self.board.territories],
                     "pawns_left": self.to_place[people],
                     "eagle": EAGLE_JAGUAR in hand and self._eagle_source(people) is not None,
                     "move_from": list(self._ids([t for t in range(self.masks.count)
-                                                 if self.pawns[t][people]]))}
+                                                 if self.pawns[t][people]])),
+                    "move_to": {origin: list(ends) for origin, ends in self.masks.destinations.items()}}
         if self.phase == CONFLICT:
             if self.reaction:
                 return {"territory": self.board.territories[self.reaction.territory].id,
@@ -311,7 +328,8 @@ class AztlanState:
             return {"wild": self.card_type[card] == WILD if card else False,
                     "blessings": sorted({c for c in hand if c in BLESSINGS}),
                     "rafts": hand.count(RAFTS),
-                    "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)]}
+                    "rafts_pairs": [list(self._ids(pair)) for pair in self.rafts_pairs(s)],
+                    "wild_types": list(TERRAIN_TYPES) if card and self.card_type[card] == WILD else []}
         return {}
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
@@ -349,6 +367,7 @@ class AztlanState:
         trial = self.clone()
         trial.hidden = True
         trial.events, trial.audiences, trial.event_dicts, trial.applied, trial.applied_by = [], [], [], [], []
+        trial._log_text = []
         turn = trial._turn_context()
         for order in orders:
             if trial._already_done(s, order):

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import current_app, g, jsonify, request
 from marshmallow import Schema, ValidationError
+from sqlalchemy.orm import joinedload
 
 from pbem import live
 from pbem.api import api_bp
@@ -13,14 +14,14 @@ from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
 from pbem.games import presentation
 from pbem.services import seat_address
-from pbem.models import User, now
+from pbem.models import Game, User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema,
                           PressMessageSchema, PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema,
                           QueueListSchema, QueueSchema, ReceiptSchema, ReplyAddressSchema, TakeoverSchema,
                           VacationCreateSchema, VacationListSchema, VacationSchema)
 from pbem.services import accounts, deadlines, lobby, play, press, turn_queue, vacations
-from pbem.services.errors import Invalid, OrderRejected, ServiceError, Unauthorized
+from pbem.services.errors import Invalid, NotFound, OrderRejected, ServiceError, Unauthorized
 from pbem.services.state import game_state, player_names
 
 LISTS = ("open", "finished", "mine", "waiting")
@@ -113,12 +114,20 @@ def join_game(game_id: int) -> Any:
     return GameSchema().dump(lobby.get_game_row(db.session(), game_id))
 
 
+def _game_with_seats(game_id: int) -> Game:
+    """The game and its seats in one query (a view reads every seat), or 404."""
+    game = db.session.get(Game, game_id, options=[joinedload(Game.seats)])
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
 @api_bp.get("/games/<int:game_id>/view")
 def view(game_id: int) -> Any:
     """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
     stamp differs from STAMP, or after N seconds: a client waits for the next change
     without a loop of its own (pbem/live.py)."""
-    lobby.get_game_row(db.session(), game_id)  # 404 before any wait
+    _game_with_seats(game_id)  # 404 before any wait
     since, seconds = request.args.get("since"), _wait_seconds()
     if since is not None and seconds:
         db.session.remove()  # hold no connection while waiting
@@ -131,7 +140,7 @@ def view(game_id: int) -> Any:
 
         live.wait(read, since, seconds, game_id)
     stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
-    game = lobby.get_game_row(db.session(), game_id)
+    game = _game_with_seats(game_id)
     seen = play.game_view(db.session(), game, g.user)
     answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
                                             "view": seen.view, "pending": seen.my_pending,

@@ -59,8 +59,9 @@ def act(session: Session, c: MailContext) -> str:
     if c.press:
         return _press_reply(session, c)
     try:
-        picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(
-            order_lines(c.mail.text))
+        with session.no_autoflush:  # reads the game only: the mail's row goes in with the first step's write
+            picked = cmd.OrderSorter(game_state(session, c.game).parse, order_words(c.game.kind)).pick(
+                order_lines(c.mail.text))
     except OrderTextError as error:
         replies.reply(session, c, _error_text([], _Stop(error.line[:80], str(error), error.expected), [], c))
         return "text_error"
@@ -137,11 +138,21 @@ def _once(session: Session, c: MailContext, index: int, step: _Step) -> str:
     except BaseException:
         session.rollback()  # the mark goes with whatever the step left undone
         raise
-    row = session.get(InboundMessage, c.row.id)
-    assert row is not None
-    row.done = marks + [text]  # the reply section, for a later attempt's reply
-    session.commit()
+    # The row as it is (the step's commit expired it): the mark needs no fresh read of it.
+    c.row.done = marks + [text]  # the reply section, for a later attempt's reply
+    _commit_keeping(session)
     return text
+
+
+def _commit_keeping(session: Session) -> None:
+    """Commit without expiring what the session holds: the reply reads the game and seat
+    just loaded, and re-reading them (and the mail's raw row) would cost statements, not
+    freshness (the game's lock went with the step's own commit)."""
+    expire, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
 
 
 def _view(session: Session, c: MailContext) -> dict[str, Any] | None:
@@ -165,7 +176,7 @@ def _submit(session: Session, c: MailContext, lines: list[str]) -> str:
 
 
 def _accepted(session: Session, c: MailContext, orders: list[str], pending: list[str]) -> str:
-    game = session.get(Game, c.game.id, populate_existing=True)
+    game = session.get(Game, c.game.id)  # read again: the submission's commit expired it
     assert game is not None
     seen = game_view(session, game, c.user)
     text = (f"Accepted for {render._who(game, c.seat.name)} in game {game.id} "

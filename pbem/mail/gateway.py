@@ -24,9 +24,11 @@ that authenticated goes to review after an error.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from pbem.mail import bounces, execute, replies, senders, store
@@ -35,7 +37,6 @@ from pbem.mail.models import InboundMessage
 from pbem.mail.replies import MailContext
 from pbem.mail.senders import Sender
 from pbem.outbox.settings import MailSettings, load
-from pbem.services.locking import lock_game
 from pbem.tasks import QUEUE, producer
 
 log = logging.getLogger(__name__)
@@ -87,29 +88,75 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
 
 
 def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
-    taken = store.take(session, inbound_id)
-    row = session.get(InboundMessage, inbound_id, populate_existing=True)
+    # The lease goes with the mail's first commit (its orders, or its final status).
+    row = store.lease(session, inbound_id)
     if row is None:
-        return "missing"
-    if not taken:
-        return row.status
+        taken = session.get(InboundMessage, inbound_id)
+        session.rollback()
+        return "missing" if taken is None else taken.status
+    facts: dict[str, Any] = {}
+    rollbacks = _Rollbacks(session, row.processed_at)
     try:
-        return _process(session, row, settings)
+        return _process(session, row, settings, facts, rollbacks)
     except OperationalError:  # the database is away or timed out: not the mail's fault, retry it
         session.rollback()
         store.free(session, inbound_id)
         raise
-    except Exception:
+    except Exception as error:
         session.rollback()
         row = session.get(InboundMessage, inbound_id)
+        if row is None or not rollbacks.retake(row):
+            return row.status if row is not None else "missing"
+        if isinstance(error, IntegrityError) and store.claimed_elsewhere(session, row, facts.get("dedup_key")):
+            del facts["dedup_key"]  # a copy sent to another game's address claimed it first
+            return store.finish(session, row, InboundMessage.IGNORED, "duplicate_message_id", **facts)
         # Only mail that authenticated as a seat's player is worth an operator's look; anyone
         # could send the rest, and releasing it would only refuse it again.
-        status = InboundMessage.REVIEW if row is not None and row.user_id is not None else InboundMessage.REJECTED
+        authenticated = row.user_id is not None or facts.get("user_id") is not None
+        status = InboundMessage.REVIEW if authenticated else InboundMessage.REJECTED
         log.exception("processing inbound mail %s failed; it is %s", inbound_id, status)
-        return store.finish(session, row, status, "error")
+        return store.finish(session, row, status, "error", **facts)
+    finally:
+        rollbacks.close()
 
 
-def _process(session: Session, row: InboundMessage, settings: MailSettings) -> str:
+class _Rollbacks:
+    """The mail's lease across rollbacks: a refused order rolls back the mail's first
+    transaction, and with it the lease taken at `leased` if it was not committed yet."""
+
+    def __init__(self, session: Session, leased: datetime | None):
+        self.session, self.leased, self.count = session, leased, 0
+        event.listen(session, "after_rollback", self._count)
+
+    def _count(self, session: Session) -> None:
+        self.count += 1
+
+    def retake(self, row: InboundMessage) -> bool:
+        """Whether the lease is still ours after a rollback (committed with the mail's first
+        step, or taken again now); False if another processor took or finished the mail."""
+        if row.status != InboundMessage.STORED:
+            return False
+        if row.processed_at == self.leased:
+            return True
+        again = store.lease(self.session, row.id)
+        if again is None:
+            return False
+        self.leased = again.processed_at
+        return True
+
+    def close(self) -> None:
+        event.remove(self.session, "after_rollback", self._count)
+
+
+def _record(row: InboundMessage, facts: dict[str, Any], **values: Any) -> None:
+    """Set fields of the mail's row, and keep them to set again after a rollback."""
+    facts.update(values)
+    for name, value in values.items():
+        setattr(row, name, value)
+
+
+def _process(session: Session, row: InboundMessage, settings: MailSettings, facts: dict[str, Any],
+             rollbacks: _Rollbacks) -> str:
     try:
         mail = parse_message(row.raw, config=MailConfig.of(settings),
                              envelope_to=row.recipients if row.envelope_to is not None else None,
@@ -117,41 +164,48 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings) -> s
     except MailRejected as error:
         return store.finish(session, row, InboundMessage.REJECTED, error.reason)
     sender = mail.from_address.lower()
-    row.from_address, row.message_id, row.digest = sender[:254], mail.message_id[:255], store.content_key(mail)
+    _record(row, facts, from_address=sender[:254], message_id=mail.message_id[:255], digest=store.content_key(mail))
     if bounces.addressed(mail, settings):  # a report on a mail we sent: recorded, never answered
-        return store.finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED,
-                            bounces.handle(session, row.raw, mail, settings))
+        reason = bounces.handle(session, row.raw, mail, settings)
+        return store.finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED, reason, **facts)
     if mail.automated:  # never answered: auto-replies, bounces, lists, loops
         reason = ("loop" if mail.loop else "bounce" if mail.bounce else "auto-submitted" if mail.auto_submitted
                   else "bulk")
         return store.finish(session, row, InboundMessage.IGNORED, reason)
-    found = senders.authenticate(session, row, mail)
-    if found.refused is not None:
-        return _refuse(session, row, mail, found, settings)
-    assert found.game is not None and found.seat is not None and found.user is not None
-
-    # Claims are made under the game's lock, so replays racing each other are serialized:
-    # the first claims the Message-ID (and its digest counts from then on), the others see it.
-    lock_game(session, found.game.id)
-    # Queue workers run several mails at once: a seat's mails act in order of arrival (a
-    # correction after the original), so this one waits while an earlier one is unprocessed.
-    if store.waits_for_earlier(session, found.token, row.id):
-        row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
-        session.commit()
-        log.info("inbound mail %s waits for an earlier mail of its seat", row.id)
-        return InboundMessage.STORED
-    replay = store.claim(session, row, sender, mail, settings)
-    if replay is not None:
-        return store.finish(session, session.get(InboundMessage, row.id), InboundMessage.IGNORED, replay)
-    quiet = replies.budget_spent(session, sender, row, settings)
+    # The checks read other rows only: this one's new fields go in with the first write.
+    with session.no_autoflush:
+        found = senders.authenticate(session, row, mail)  # locks the game of a live token
+        facts.update(game_id=row.game_id, seat=row.seat, user_id=row.user_id, token=row.token)
+        if found.refused is not None:
+            return _refuse(session, row, mail, found, settings)
+        assert found.game is not None and found.seat is not None and found.user is not None
+        # Queue workers run several mails at once: a seat's mails act in order of arrival (a
+        # correction after the original), so this one waits while an earlier one is unprocessed.
+        if store.waits_for_earlier(session, found.token, row.id):
+            row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
+            session.commit()
+            log.info("inbound mail %s waits for an earlier mail of its seat", row.id)
+            return InboundMessage.STORED
+        # Claims are made under the game's lock, so replays racing each other are serialized:
+        # the first claims the Message-ID (and its digest counts from then on), the others see it.
+        replay = store.claim(session, row, sender, mail, settings)
+        if replay is not None:
+            return store.finish(session, row, InboundMessage.IGNORED, replay)
+        facts["dedup_key"] = row.dedup_key
+        quiet = replies.budget_spent(session, sender, row, settings)
     context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet,
                           press=found.press, audience=found.audience)
+    undone = rollbacks.count
     reason = execute.act(session, context)
+    row = session.get(InboundMessage, row.id)
+    if rollbacks.count != undone and not rollbacks.retake(row):
+        session.rollback()  # another processor took it while the refusal rolled back the lease
+        return InboundMessage.STORED
     if quiet:  # carried out as usual, but unanswered: one notice a day says why
         log.info("inbound mail %s from %s is not answered: reply budget spent", row.id, sender)
         replies.quiet_notice(session, mail, settings)
         reason = f"{reason}; unanswered"
-    return store.finish(session, session.get(InboundMessage, row.id), InboundMessage.PROCESSED, reason)
+    return store.finish(session, row, InboundMessage.PROCESSED, reason, **facts)
 
 
 def _refuse(session: Session, row: InboundMessage, mail: InboundMail, found: Sender, settings: MailSettings) -> str:

@@ -136,8 +136,8 @@ def _reply_headers(mail: InboundMail) -> dict[str, str]:
 
 def budget_spent(session: Session, sender: str, row: InboundMessage, settings: MailSettings) -> bool:
     """Whether `sender` had as many answers in the hour before this mail as the budget allows."""
-    return (_answered_lately(session, sender, row, FRUITLESS) >= settings.replies_per_hour
-            or _answered_lately(session, sender, row) >= settings.answers_per_hour)
+    fruitless, answered = _answered_lately(session, sender, row)
+    return fruitless >= settings.replies_per_hour or answered >= settings.answers_per_hour
 
 
 def quiet_notice(session: Session, mail: InboundMail, settings: MailSettings) -> None:
@@ -145,19 +145,18 @@ def quiet_notice(session: Session, mail: InboundMail, settings: MailSettings) ->
     short_answer(session, mail, QUIET_TOPIC, _quiet_text(settings))
 
 
-def _answered_lately(session: Session, sender: str, row: InboundMessage, reasons: tuple[str, ...] = ()) -> int:
-    """How many mails from `sender` in the hour before this one were answered: of those whose
-    reason starts with one of `reasons` (FRUITLESS: they carried nothing out, which is what
-    an autoresponder that sets no auto-reply header sends back to each of our answers), or
-    of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture)."""
-    query = select(func.count(InboundMessage.id)).where(
-        InboundMessage.from_address == sender, InboundMessage.id != row.id,
-        InboundMessage.status == InboundMessage.PROCESSED,
-        InboundMessage.reason.not_like("%; unanswered"),
-        InboundMessage.received_at > row.received_at - timedelta(hours=1))
-    if reasons:
-        query = query.where(or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in reasons)))
-    return int(session.scalar(query) or 0)
+def _answered_lately(session: Session, sender: str, row: InboundMessage) -> tuple[int, int]:
+    """How many mails from `sender` in the hour before this one were answered, in one read:
+    of those whose reason starts with one of FRUITLESS (they carried nothing out, which is
+    what an autoresponder that sets no auto-reply header sends back to each of our answers),
+    and of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture)."""
+    fruitless = or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS))
+    counts = session.execute(select(func.count(InboundMessage.id).filter(fruitless), func.count(InboundMessage.id))
+                             .where(InboundMessage.from_address == sender, InboundMessage.id != row.id,
+                                    InboundMessage.status == InboundMessage.PROCESSED,
+                                    InboundMessage.reason.not_like("%; unanswered"),
+                                    InboundMessage.received_at > row.received_at - timedelta(hours=1))).one()
+    return int(counts[0] or 0), int(counts[1] or 0)
 
 
 def _quiet_text(settings: MailSettings) -> str:

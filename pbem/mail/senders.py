@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import InboundMail
@@ -23,7 +23,8 @@ from pbem.models import EmailAddress, Game, Seat, User
 from pbem.outbox.models import PressToken, SeatToken
 from pbem.outbox.settings import MailSettings
 from pbem.services.accounts import normalize_address
-from pbem.services.errors import ServiceError
+from pbem.services.errors import NotFound, ServiceError
+from pbem.services.locking import lock_game
 
 # Reasons of mail that failed authentication: what the per-address rate limit counts.
 UNAUTHENTICATED = ("no_token", "unknown_token", "replaced_token", "from_mismatch", "dmarc_fail", "rate_limited")
@@ -48,7 +49,9 @@ class Sender:
 def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Sender:
     """Find the seat the mail's token names and check its From against the seat's player.
     Records on `row` what was found (game and seat; the user and token only when the mail
-    authenticated, committed: from then on an error sends it to review)."""
+    authenticated: from then on an error sends it to review); the gateway commits it with
+    what the mail does.  The game of a live token is locked from here, read once with its
+    seats and players: replays of one mail racing each other wait for one another."""
     sender = mail.from_address.lower()
     # A trusted server says the From is forged (unless an operator released the mail): never
     # answer it, the answer would go to whoever was impersonated (backscatter).
@@ -58,7 +61,7 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
         select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) if token else None
     if found is None and token:
         found = session.scalar(select(PressToken).where(PressToken.token == token, PressToken.revoked_at.is_(None)))
-    game = session.get(Game, found.game_id) if found is not None else None
+    game = _locked(session, found.game_id) if found is not None else None
     seat = next((s for s in game.seats if s.name == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
     if found is None:
@@ -68,10 +71,16 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
         row.game_id, row.seat = found.game_id, found.seat
         return Sender("from_mismatch", forged, game)
     row.game_id, row.seat, row.user_id, row.token = game.id, seat.name, user.id, found.token
-    session.commit()  # authenticated (user_id): from here on an error sends it to review
     press = isinstance(found, PressToken)
     return Sender("dmarc_fail" if forged else None, forged, game, seat, user, found.token, press,
                   found.audience if isinstance(found, PressToken) else None)
+
+
+def _locked(session: Session, game_id: int) -> Game | None:
+    try:
+        return lock_game(session, game_id, people=True)  # with every seat's person and addresses
+    except NotFound:  # a token outliving its game
+        return None
 
 
 def flooded(session: Session, row: InboundMessage, settings: MailSettings) -> bool:
@@ -102,6 +111,8 @@ def confirmed(session: Session, user: User, sender: str) -> bool:
         address = normalize_address(sender)
     except ServiceError:
         return False
+    if "addresses" not in inspect(user).unloaded:  # read with the game (`authenticate`)
+        return any(known.address == address for known in user.addresses)
     return session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == user.id,
                                                         EmailAddress.address == address)) is not None
 

@@ -2,9 +2,11 @@
 
 For each message: the raw bytes are stored and committed (in a worker thread, off the event
 loop) before the 250 goes out; a database failure answers 451 (try again later), so the
-sending server keeps the mail.  Then one background thread hands the messages on in order of
-arrival (`gateway.start_processing`): to the Celery task `pbem.process_inbound`
-(PBEM_MAIL_PROCESS=queue), or it processes them itself (inline: `make run`, tests).  In inline
+sending server keeps the mail.  Then background threads hand the messages on
+(`gateway.start_processing`): to the Celery task `pbem.process_inbound`
+(PBEM_MAIL_PROCESS=queue), or they process them themselves (inline: `make run`, tests).  Each
+game's mails keep one thread (a lane), in order of arrival; different games' mails go on side
+by side (one lane in all on SQLite, which has one writer).  In inline
 mode this process also delivers the replies when SMTP is configured (`serve`).
 
 Only recipients at our mail domain are accepted (it is no relay); SIZE is announced and a
@@ -33,18 +35,24 @@ from pbem.outbox.settings import MailSettings, load
 log = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
+PROCESS_LANES = 4  # games whose mails are processed at once (each on a connection of the pool)
 
 
 class GatewayHandler:
     """aiosmtpd handler: accept our domain's recipients, store, acknowledge, then process."""
 
-    def __init__(self, app: Flask, settings: MailSettings | None = None, *, store_threads: int = 4):
+    def __init__(self, app: Flask, settings: MailSettings | None = None, *, store_threads: int = 4,
+                 lanes: int = PROCESS_LANES):
         self.app = app
         with app.app_context():
             self.settings = settings or load()
+            if db.engine.dialect.name == "sqlite" or self.settings.mode == "queue":
+                lanes = 1  # SQLite has one writer; queued, the workers run games side by side
         self.store_pool = ThreadPoolExecutor(store_threads, thread_name_prefix="smtpd-store")
-        # One thread hands messages on in order of arrival; inline, SQLite sees one writer.
-        self.process_pool = ThreadPoolExecutor(1, thread_name_prefix="smtpd-process")
+        # One thread per lane, so a lane's messages go on in order of arrival; one thread
+        # finds each message's lane (its game), after the 250 and in the same order.
+        self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"smtpd-process-{n}") for n in range(lanes)]
+        self.router = ThreadPoolExecutor(1, thread_name_prefix="smtpd-route")
         self.stored = 0
         self.processed = 0
         self._idle = threading.Condition()
@@ -102,9 +110,21 @@ class GatewayHandler:
                 db.session.remove()
 
     def schedule(self, inbound_id: int) -> None:
+        """Process the message on its game's lane (a message for no game: any lane)."""
         with self._idle:
             self._outstanding += 1
-        self.process_pool.submit(self._process, inbound_id)
+        if len(self.lanes) == 1:
+            self.lanes[0].submit(self._process, inbound_id)
+        else:
+            self.router.submit(self._route, inbound_id)
+
+    def _route(self, inbound_id: int) -> None:
+        try:
+            game_id = self._game_of(inbound_id)
+        except Exception:  # noqa: BLE001 - the database is away: any lane will do, processing retries
+            log.exception("finding the game of inbound mail %s failed", inbound_id)
+            game_id = None
+        self.lanes[(game_id if game_id is not None else inbound_id) % len(self.lanes)].submit(self._process, inbound_id)
 
     def _process(self, inbound_id: int) -> None:
         try:
@@ -131,6 +151,13 @@ class GatewayHandler:
         for inbound_id in ids:
             self.schedule(inbound_id)
 
+    def _game_of(self, inbound_id: int) -> int | None:
+        with self.app.app_context():
+            try:
+                return store.game_addressed(db.session(), inbound_id)
+            finally:
+                db.session.remove()
+
     def deliver_pending(self) -> None:
         with self.app.app_context():
             try:
@@ -147,7 +174,9 @@ class GatewayHandler:
 
     def close(self) -> None:
         self.store_pool.shutdown(wait=True)
-        self.process_pool.shutdown(wait=True)
+        self.router.shutdown(wait=True)
+        for lane in self.lanes:
+            lane.shutdown(wait=True)
 
 
 def controller(app: Flask, host: str | None = None, port: int | None = None,

@@ -3,7 +3,7 @@ then processes it once (pbem/mail/gateway.py).
 
 - `receive`: store and commit, nothing else; only then may the channel acknowledge it
   (SMTP 250, webhook 200), so nothing acknowledged is ever lost.
-- Leasing: whoever processes a stored message takes its lease (`take`); one that died frees
+- Leasing: whoever processes a stored message takes its lease (`lease`); one that died frees
   it after PROCESS_LEASE, and `pending` lists what nobody processed (for the sweep).
 - Order: a seat's mails act in order of arrival (`waits_for_earlier`, `waiting_after`).
 - Replays: the first mail with a Message-ID claims it (`claim`); a replay of it, or of its
@@ -17,12 +17,13 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import MAX_BYTES, InboundMail, MailConfig, MailRejected, addressed_token, printable
 from pbem.mail.models import REASON_MAX, InboundMessage
 from pbem.models import now
+from pbem.outbox.models import PressToken, SeatToken
 from pbem.outbox.settings import MailSettings, load
 
 CHANNELS = ("smtp", "webhook", "imap")
@@ -51,8 +52,10 @@ def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | 
                          envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
                          status=InboundMessage.STORED, token=token)
     session.add(row)
+    session.flush()
+    inbound_id = row.id  # read before the commit expires the row (reading it then would load it again)
     session.commit()
-    return row.id
+    return inbound_id
 
 
 def pending(session: Session, limit: int = 100) -> list[int]:
@@ -64,17 +67,33 @@ def pending(session: Session, limit: int = 100) -> list[int]:
         .order_by(InboundMessage.id).limit(limit)))
 
 
+def game_addressed(session: Session, inbound_id: int) -> int | None:
+    """The game whose seat or press token a stored message is addressed to (None: no live
+    token): what keeps a game's mails in one line while other games' mails go on beside it."""
+    found = session.execute(select(SeatToken.game_id, PressToken.game_id).select_from(InboundMessage)
+                            .outerjoin(SeatToken, SeatToken.token == InboundMessage.token)
+                            .outerjoin(PressToken, PressToken.token == InboundMessage.token)
+                            .where(InboundMessage.id == inbound_id).limit(1)).first()
+    return None if found is None else found[0] if found[0] is not None else found[1]
+
+
 # ---- the lease ------------------------------------------------------------------------------------
 
-def take(session: Session, inbound_id: int) -> bool:
-    """Take the lease of a stored message nobody holds (or whose holder died); committed."""
+def lease(session: Session, inbound_id: int) -> InboundMessage | None:
+    """Take the lease of a stored message nobody holds (or whose holder died) and return the
+    message, read in the same statement; None if somebody holds it or it is not stored.  Not committed: it goes with the caller's
+    first commit, and until then the row lock keeps any other taker waiting (a process that
+    dies leaves the message untaken, for the sweep)."""
+    return session.scalars(_taking(inbound_id).returning(InboundMessage),
+                           execution_options={"synchronize_session": False, "populate_existing": True}).first()
+
+
+def _taking(inbound_id: int) -> Any:
     moment = now()
-    taken = session.execute(update(InboundMessage).where(
+    return update(InboundMessage).where(
         InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
-        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE))
-        .values(processed_at=moment).execution_options(synchronize_session=False))
-    session.commit()
-    return taken.rowcount == 1  # type: ignore[attr-defined]
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE)) \
+        .values(processed_at=moment)
 
 
 def free(session: Session, inbound_id: int) -> None:
@@ -123,9 +142,7 @@ def waits_for_earlier(session: Session, token: str | None, inbound_id: int) -> b
 
 def waiting_after(session: Session, inbound_id: int) -> int | None:
     """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
-    token = token_of(session, inbound_id)
-    if token is None:
-        return None
+    token = select(InboundMessage.token).where(InboundMessage.id == inbound_id).scalar_subquery()
     return session.scalar(select(InboundMessage.id).where(
         InboundMessage.token == token, InboundMessage.id > inbound_id, InboundMessage.status == InboundMessage.STORED,
         InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1))
@@ -142,23 +159,26 @@ def content_key(mail: InboundMail) -> str:
 
 
 def claim(session: Session, row: InboundMessage, sender: str, mail: InboundMail, settings: MailSettings) -> str | None:
-    """Claim the mail's Message-ID for this message, committed (the claim stands even if its
-    orders are refused: a replay stays a replay); or the reason it is a replay.  The caller
-    holds the game's lock, so replays racing each other are serialized."""
+    """Claim the mail's Message-ID for this message (committed with what the mail does; the
+    claim stands even if its orders are refused: a replay stays a replay); or the reason it
+    is a replay.  The caller holds the game's lock, so replays racing each other are
+    serialized; two copies addressed to different games meet at the unique `dedup_key`
+    (`claimed_elsewhere`)."""
     key = f"{sender} {mail.message_id}"[:510]
-    # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
-    if session.scalar(select(InboundMessage.id).where(InboundMessage.dedup_key == key,
-                                                      InboundMessage.id != row.id)) is not None:
-        return "duplicate_message_id"
     window = row.received_at - timedelta(hours=settings.dedup_hours)
-    if session.scalar(select(InboundMessage.id).where(
-            InboundMessage.digest == row.digest, InboundMessage.id != row.id,
-            InboundMessage.dedup_key.is_not(None), InboundMessage.received_at > window).limit(1)):
-        return "duplicate_content"
+    # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
+    same_id = InboundMessage.dedup_key == key
+    earlier = session.execute(select(same_id).where(
+        InboundMessage.id != row.id,
+        same_id | ((InboundMessage.digest == row.digest) & InboundMessage.dedup_key.is_not(None)
+                   & (InboundMessage.received_at > window))).order_by(same_id.desc()).limit(1)).scalar()
+    if earlier is not None:
+        return "duplicate_message_id" if earlier else "duplicate_content"
     row.dedup_key = key
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        return "duplicate_message_id"
     return None
+
+
+def claimed_elsewhere(session: Session, row: InboundMessage, key: str | None) -> bool:
+    """Whether another message holds the claim `key` (a copy that won the race to claim it)."""
+    return key is not None and session.scalar(select(InboundMessage.id).where(
+        InboundMessage.dedup_key == key, InboundMessage.id != row.id)) is not None

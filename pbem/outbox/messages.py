@@ -11,7 +11,7 @@ Once the row's transaction commits it is handed on for delivery (pbem/outbox/del
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple, Sequence
+from typing import Collection, NamedTuple, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -39,17 +39,16 @@ class MailPart(NamedTuple):
 def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
               reply_to: str | None = None, headers: dict[str, str] | None = None,
               key: str | None = None, html: str | None = None,
-              parts: Sequence[MailPart] = (), key_is_new: bool = False) -> OutboxMessage:
+              parts: Sequence[MailPart] = (), key_checked: bool = False) -> OutboxMessage:
     """Queue a mail.  Optional (the email gateway, pbem/outbox/delivery.py): `reply_to` (a
     seat's token address), extra `headers` (In-Reply-To, Auto-Submitted, ...), and `key`, an
     idempotency key such as "turn:<game>:<seq>:<seat>": a second mail with the same key is
     not queued, the first one is returned.  `html`: an HTML alternative of `body`; `parts`:
-    inline pictures and attachments (MailPart).  `key_is_new`: the caller found `key` among
-    `unqueued` keys in this transaction, under a lock that keeps others from queueing it, so it
-    is not looked up again (a batch of mails asks once, not once each)."""
+    inline pictures and attachments (MailPart).  `key_checked`: the caller asked `queued_keys`
+    in this transaction already."""
     # Headers cannot hold line breaks; a title with one would otherwise inject headers later.
     subject = " ".join(subject.split())[:SUBJECT_MAX]
-    if key is not None and not key_is_new:
+    if key is not None and not key_checked:
         existing = _keyed(session, key)
         if existing is not None:
             return existing.message
@@ -98,12 +97,10 @@ def queued(session: Session, key: str) -> bool:
     return _keyed(session, key) is not None
 
 
-def unqueued(session: Session, keys: Iterable[str]) -> set[str]:
-    """Those of these idempotency keys no mail was queued with yet: one query for a batch."""
-    wanted = set(keys)
-    if not wanted:
-        return set()
-    return wanted - set(session.scalars(select(MailDelivery.key).where(MailDelivery.key.in_(wanted))))
+def queued_keys(session: Session, keys: Collection[str]) -> set[str]:
+    """Those of these idempotency keys whose mail was queued already: `queued` for many
+    mails in one query (a caller then sends the others with `key_checked=True`)."""
+    return set(session.scalars(select(MailDelivery.key).where(MailDelivery.key.in_(list(keys))))) if keys else set()
 
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:

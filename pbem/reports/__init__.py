@@ -10,14 +10,14 @@ One line for a worker:
 Contexts are plain JSON (store them, or rebuild them from the record at any time).  What a
 game's report holds and which templates show it come from its presentation (pbem/games).
 """
-from pbem.reports.content import (FORMAT, Facts, ReportError, final_report, final_round, next_step, phase_notice,
-                                  reports_for_record, round_report)
+from pbem.reports.content import (FORMAT, Facts, Moment, Position, ReportError, final_report, final_round, next_step,
+                                  phase_notice, reports_for_record, round_report)
 from pbem.reports.render import (MailReport, RenderedReport, ReportPdf, notice_for_record, pdf_for_record,
                                  render_html, render_mail, render_pdf, render_report, render_text,
                                  report_for_record)
 from pbem.reports.safety import RenderError, RenderTimeout, bounded, make_url_fetcher
 
-__all__ = ["FORMAT", "Facts", "MailReport", "RenderError", "RenderTimeout", "RenderedReport", "ReportError",
+__all__ = ["FORMAT", "Facts", "MailReport", "Moment", "Position", "RenderError", "RenderTimeout", "RenderedReport", "ReportError",
            "ReportPdf", "bounded", "final_report", "final_round", "make_url_fetcher", "next_step",
            "notice_for_record", "pdf_for_record", "phase_notice", "render_html", "render_mail", "render_pdf",
            "render_report", "render_text", "report_for_record", "reports_for_record", "round_report"]

@@ -14,6 +14,7 @@ report holds only what its seat may know.
     phase_notice(record, "red", 2, "bidding", ...)
     reports_for_record(record, ...)  -> (seat, round, context) for every scored round
     next_step(record, "red", ...)    -> what the reader must do when the record ends
+    Moment.of_round(record, 2)       -> every seat's report of round 2 from one replay
 
 The report of the round whose scoring ends the game is the final report (kind "final"):
 that round's results and the end of the game in one report.  The other reports' kind is
@@ -179,11 +180,8 @@ def round_report(record: dict[str, Any], seat: str, number: int, *, title: Any =
     tz: the reader's IANA time zone; deadline: the next deadline (aware, or naive UTC);
     links: {"game", "orders", "report", "rules", "settings"} -> http(s) URL.
     """
-    _check_round(number)
-    state, milestone = _replay_to(record, lambda m: m.scored and m.round == number,
-                                  f"the scoring of {{round}} {number}")
-    return _report(state, record, seat, milestone, title=title, tz=tz, deadline=deadline, names=names,
-                   links=links)
+    return Moment.of_round(record, number).report(seat, title=title, tz=tz, deadline=deadline, names=names,
+                                                  links=links)
 
 
 def final_report(record: dict[str, Any], seat: str, **facts: Any) -> dict[str, Any]:
@@ -215,10 +213,7 @@ def next_step(record: dict[str, Any], seat: str, *, title: Any = "", tz: Any = "
     """The `next` section of a context as of the record's last order: what `seat` must do
     then and by when.  A mail sent after an advance that went on past the phase its report
     describes (bots played on) tells what is expected at the moment it is sent."""
-    state = replay(record)
-    _check_seat(state, seat)
-    facts = facts_for(state, record, title=title, tz=tz, deadline=deadline, names=names, links=links)
-    return _expected(state, state.view(seat), seat, facts)
+    return Position(record).next_step(seat, title=title, tz=tz, deadline=deadline, names=names, links=links)
 
 
 def phase_notice(record: dict[str, Any], seat: str, number: int, after: str, *, title: Any = "",
@@ -227,14 +222,73 @@ def phase_notice(record: dict[str, Any], seat: str, number: int, after: str, *, 
                  links: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A short notice (no PDF) after the phase `after` of round `number`, one that ends
     without a scoring (a scored phase gets its round's report)."""
-    _check_round(number)
-    state, milestone = _replay_to(record, lambda m: m.round == number and m.phase == after,
-                                  f"the end of the {after} phase of {{round}} {number}")
-    if milestone.scored:
-        raise ReportError(f"the {after} phase ends with a scoring: its report follows it, not a notice")
-    _check_seat(state, seat)
-    facts = facts_for(state, record, title=title, tz=tz, deadline=deadline, names=names, links=links)
-    view = state.view(seat)
-    base = _base(state, seat, NOTICE, milestone, facts, view)
-    context = facts.shown.notice_context(state, view, base, facts)
-    return plain.notice(facts.shown, state, view, base, facts) if context is None else context
+    return Moment.after_phase(record, number, after).notice(seat, title=title, tz=tz, deadline=deadline,
+                                                            names=names, links=links)
+
+
+# --- every seat of one moment -----------------------------------------------------------------
+
+class Moment:
+    """A record replayed once to a milestone, and every seat's report or notice of it built
+    from that one state: what a worker renders for all the seats of a milestone, instead of
+    replaying the record once per seat.  Each context is built from its reader's view only,
+    exactly as `round_report` / `phase_notice` build it alone (tests/reports check both give
+    the same context for every seat).
+
+        moment = Moment.of_round(record, 3)           # or Moment.after_phase(record, 3, "bidding")
+        contexts = {seat: moment.report(seat, title=..., tz=...) for seat in moment.seats}
+    """
+
+    def __init__(self, record: dict[str, Any], state: State, milestone: Milestone):
+        self.record, self.state, self.milestone = record, state, milestone
+
+    @classmethod
+    def of_round(cls, record: dict[str, Any], number: int) -> "Moment":
+        """Just after round `number`'s scoring (its report; the last round's is the final report)."""
+        _check_round(number)
+        state, milestone = _replay_to(record, lambda m: m.scored and m.round == number,
+                                      f"the scoring of {{round}} {number}")
+        return cls(record, state, milestone)
+
+    @classmethod
+    def after_phase(cls, record: dict[str, Any], number: int, after: str) -> "Moment":
+        """Just after the phase `after` of round `number`, one that ends without a scoring."""
+        _check_round(number)
+        state, milestone = _replay_to(record, lambda m: m.round == number and m.phase == after,
+                                      f"the end of the {after} phase of {{round}} {number}")
+        if milestone.scored:
+            raise ReportError(f"the {after} phase ends with a scoring: its report follows it, not a notice")
+        return cls(record, state, milestone)
+
+    @property
+    def seats(self) -> list[str]:
+        return list(self.state.seats)
+
+    def report(self, seat: str, **given: Any) -> dict[str, Any]:
+        """`seat`'s report of the round (given: title, tz, deadline, names, links)."""
+        return _report(self.state, self.record, seat, self.milestone, **given)
+
+    def notice(self, seat: str, **given: Any) -> dict[str, Any]:
+        """`seat`'s notice after the phase (given: title, tz, deadline, names, links)."""
+        state, milestone = self.state, self.milestone
+        _check_seat(state, seat)
+        facts = facts_for(state, self.record, **given)
+        view = state.view(seat)
+        base = _base(state, seat, NOTICE, milestone, facts, view)
+        context = facts.shown.notice_context(state, view, base, facts)
+        return plain.notice(facts.shown, state, view, base, facts) if context is None else context
+
+
+class Position:
+    """A record replayed once to its last order: what each seat must do then (`next_step`
+    for every seat of a mail run, from one replay)."""
+
+    def __init__(self, record: dict[str, Any]):
+        self.record, self.state = record, replay(record)
+
+    def next_step(self, seat: str, **given: Any) -> dict[str, Any]:
+        """The `next` section of `seat`'s context as of the record's last order (given: title,
+        tz, deadline, names, links)."""
+        _check_seat(self.state, seat)
+        facts = facts_for(self.state, self.record, **given)
+        return _expected(self.state, self.state.view(seat), seat, facts)

@@ -37,6 +37,7 @@ from markupsafe import Markup
 
 from pbem.games import presentation, template_loader
 from pbem.reports import content as _content
+from pbem.reports.glyphs import drawable
 from pbem.reports.safety import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, make_url_fetcher, read_asset
 from pbem.text import clean_text
 
@@ -47,6 +48,11 @@ TEMPLATES = Path(os.environ.get("PBEM_REPORT_TEMPLATES") or
 MAIL_BOARD_WIDTH = 600  # CSS pixels in the mail; the PNG has twice as many for sharp screens
 RASTER_TIMEOUT = 20
 MAX_SVG = 2_000_000
+# A PDF whose last page is filled less than this share of its height ends in a nearly empty
+# page: it is laid out again up to TIGHTEST times, each a little tighter (_style.css), and a
+# tighter layout is kept only if it has fewer pages.
+NEARLY_EMPTY = 0.25
+TIGHTEST = 2
 
 # What a board drawing may not contain before it is inlined unescaped: scripts, foreign
 # HTML, event handlers, style sheets, and any reference that leaves the document.
@@ -137,7 +143,7 @@ def _template(context: dict[str, Any], suffix: str) -> jinja2.Template:
 
 
 def _render(context: dict[str, Any], target: str, page_size: str = "A4",
-            images: Mapping[str, bytes] | None = None) -> str:
+            images: Mapping[str, bytes] | None = None, tight: int = 0) -> str:
     board = context.get("board") or {}
     svg = trusted_svg(board.get("svg"))
     emblem = Markup(read_asset("emblem.svg").decode("utf-8")) if target == "web" else None
@@ -147,7 +153,7 @@ def _render(context: dict[str, Any], target: str, page_size: str = "A4",
         has_board, has_emblem = svg is not None, True
     html = _template(context, ".html").render(
         r=context, target=target, page_size=_page_size(page_size), board_svg=svg, emblem_svg=emblem,
-        has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH)
+        has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH, tight=tight)
     return html.lstrip()
 
 
@@ -215,8 +221,7 @@ def rasterise(svg: str, width: int) -> bytes:
     command = [sys.executable, "-I", str(RASTER_SCRIPT), str(int(width))]
     try:
         done = subprocess.run(command, input=svg.encode("utf-8"), capture_output=True, timeout=RASTER_TIMEOUT,
-                              check=True, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                                               "LANG": "C.UTF-8"})
+                              check=True, env=_raster_environment())
     except subprocess.TimeoutExpired:
         raise RenderError("drawing the board as PNG took too long") from None
     except subprocess.CalledProcessError as error:
@@ -224,10 +229,17 @@ def rasterise(svg: str, width: int) -> bytes:
     return done.stdout
 
 
+def _raster_environment() -> dict[str, str]:
+    """The child's environment: a path, a UTF-8 locale and where fontconfig's settings are,
+    if they were moved (the fonts the pictures draw with are the PDFs')."""
+    moved = {name: os.environ[name] for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH") if name in os.environ}
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **moved}
+
+
 @lru_cache(maxsize=8)  # every seat's mail of one moment shows the same board: drawn once
 def svg_to_png(svg: str, width: int) -> bytes:
     """A trusted SVG as a PNG `width` pixels wide, in 256 colours (see rasterise)."""
-    return _compress_png(rasterise(svg, width))
+    return _compress_png(rasterise(drawable(svg), width))  # no glyph drawn as a box
 
 
 def _compress_png(png: bytes) -> bytes:
@@ -268,27 +280,82 @@ def render_mail(context: dict[str, Any]) -> MailReport:
 def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
                fetch_log: Callable[[str], None] | None = None) -> bytes:
     """The printable report as PDF bytes.  Only `pbem-asset:` URLs are fetched; every URL
-    WeasyPrint asks for is passed to `fetch_log` if given."""
+    WeasyPrint asks for is passed to `fetch_log` if given, once (a report laid out again
+    asks again)."""
     if context.get("kind") == _content.NOTICE:
         raise ValueError("notices have no PDF")
     import weasyprint
 
-    html = _render(context, "pdf", page_size)
     pictures = {}
-    if _has_board(context):  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
-        pictures["board.svg"] = ("image/svg+xml", context["board"]["svg"].encode("utf-8"))
-    fetcher = make_url_fetcher(fetch_log, pictures)
-    document = weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher)
+    board = print_board(context)
+    if board is not None:  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
+        pictures["board.svg"] = ("image/svg+xml", drawable(board).encode("utf-8"))
+    asked: set[str] = set()
+
+    def log_once(url: str) -> None:
+        if fetch_log is not None and url not in asked:
+            asked.add(url)
+            fetch_log(url)
+
+    fetcher = make_url_fetcher(log_once, pictures)
+
+    def layout(tight: int) -> Any:
+        html = drawable(_render(context, "pdf", page_size, tight=tight))  # no glyph drawn as a box
+        return weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher).render(font_config=_font_config())
+
     failures = _PictureFailures()
     weasy_log = logging.getLogger("weasyprint")
     weasy_log.addHandler(failures)
     try:
+        document = layout(0)
+        for tight in range(1, TIGHTEST + 1):
+            if last_page_share(document) >= NEARLY_EMPTY:
+                break
+            tighter = layout(tight)
+            if len(tighter.pages) < len(document.pages):
+                document = tighter
         pdf = document.write_pdf(uncompressed_pdf=False)
     finally:
         weasy_log.removeHandler(failures)
     if failures.failed:  # never a PDF with a blank board (an error drawing it, memory running out)
         raise RenderError(f"a picture of the report could not be drawn: {failures.failed[0][:200]}")
     return pdf
+
+
+def last_page_share(document: Any) -> float:
+    """How much of its last page's height a laid-out document (WeasyPrint's) fills: 1.0 for
+    a document of one page, which has no other page to move its content to."""
+    if len(document.pages) < 2:
+        return 1.0
+    page = document.pages[-1]._page_box
+    root = page.children[0]  # the <html> box's part on this page; margin boxes come after it
+    return root.margin_height() / page.height if page.height else 1.0
+
+
+def print_board(context: dict[str, Any]) -> str | None:
+    """The board the PDF shows: the drawing's print version if the game made one (flat
+    fills, fewer halos: docs/reports.md), else the screen one; checked as the inlined one is."""
+    board = context.get("board") or {}
+    for svg in (board.get("print_svg"), board.get("svg")):
+        if trusted_svg(svg) is not None:
+            return str(svg)
+    return None
+
+
+_FONTS = threading.local()
+
+
+def _font_config() -> Any:
+    """One WeasyPrint FontConfiguration per thread, kept: a new one per document costs its
+    font map again and is never wholly freed (resident memory grew about 0.25 MB per PDF; the
+    reports bench measures it).  Per thread, since Pango's font maps are not thread-safe;
+    reports load no web fonts, so nothing accumulates in it."""
+    fonts = getattr(_FONTS, "config", None)
+    if fonts is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        fonts = _FONTS.config = FontConfiguration()
+    return fonts
 
 
 class _PictureFailures(logging.Handler):

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from pbem.models import EMAIL_MAX, NAME_MAX, ApiToken, EmailAddress, EmailToken, User, now
 from pbem.outbox.messages import send_mail
@@ -250,7 +250,8 @@ def user_for_api_token(session: Session, secret: str) -> User | None:
     if not secret.startswith(API_TOKEN_PREFIX):
         return None
     token = session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(secret),
-                                                  ApiToken.revoked_at.is_(None)))
+                                                  ApiToken.revoked_at.is_(None))
+                           .options(joinedload(ApiToken.user)))  # the person with the token: one query
     if token is None:
         return None
     moment: datetime = now()

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import get_game
@@ -97,26 +96,28 @@ def advance(session: Session, game_id: int, *, settle: bool = True, at: datetime
     raise AssertionError("unreachable")
 
 
-def _pending(session: Session, game_id: int) -> dict[str, list[PendingOrder]]:
+def _pending(game: Game) -> dict[str, list[PendingOrder]]:
+    """The game's pending orders by seat, in arrival order (read with its lock)."""
     queue: dict[str, list[PendingOrder]] = defaultdict(list)
-    for row in session.scalars(select(PendingOrder).where(PendingOrder.game_id == game_id)
-                               .order_by(PendingOrder.id)):
+    for row in game.pending_orders:
         queue[row.seat].append(row)
     return queue
 
 
-def _queued_turns(session: Session, game_id: int) -> dict[str, list[QueuedTurn]]:
+def _queued_turns(game: Game) -> dict[str, list[QueuedTurn]]:
+    """The game's turns queued ahead by seat, in queue order (read with its lock)."""
     turns: dict[str, list[QueuedTurn]] = defaultdict(list)
-    for row in session.scalars(select(QueuedTurn).where(QueuedTurn.game_id == game_id)
-                               .order_by(QueuedTurn.id)):
+    for row in game.queued_turns:
         turns[row.seat].append(row)
     return turns
 
 
 def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None,
                   commit: bool = True) -> Advanced:
-    # Without commit the caller holds the lock already, and the game as it stands in this transaction.
-    game = lock_game(session, game_id) if commit else session.get(Game, game_id)
+    # With everything it works on: the people its mails go to, the orders pending and queued.
+    # Without commit the caller holds the lock already, the game so read (locking.claim_games).
+    game = lock_game(session, game_id, people=True, pending=True, queued=True) if commit \
+        else session.get(Game, game_id)
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     if game.status != Game.ACTIVE:
@@ -128,12 +129,12 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     milestones = len(state.milestones())  # the phases completed since get reports and notices
     owed_before = _owed(state)
     seats = {seat.name: seat for seat in game.seats}
-    queue = _pending(session, game.id)
+    queue = _pending(game)
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
     clock = at or now()
     # When the question owed now was asked: the decision the game already waited for, or this moment.
     asked_at = game.decision_at if game.decision_seq == before and game.decision_at is not None else clock
-    run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(session, game.id), before,
+    run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(game), before,
                game_id=game.id, clock=clock, asked_at=asked_at)
     run.play()
     session.add_all(row for row in run.forced if row not in run.consumed)  # forced answers still pending
@@ -142,12 +143,9 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     changes: dict[str, Any] = {}
     if state.is_over():
         changes = {"status": Game.FINISHED, "result": state.result().to_json(), "finished_at": now()}
-    if lines or changes:
-        bump_version(session, game, **changes)
-        for seq, line in enumerate(lines, start=before + 1):
-            seat, text = split_line(line)
-            session.add(OrderLogEntry(game_id=game.id, seq=seq, seat=seat, text=text,
-                                      by=run.by.get(seq - 1, "player")))
+    for seq, line in enumerate(lines, start=before + 1):
+        seat, text = split_line(line)
+        session.add(OrderLogEntry(game_id=game.id, seq=seq, seat=seat, text=text, by=run.by.get(seq - 1, "player")))
     if state.is_over():  # orders queued for turns that will never come
         run.consumed.extend(row for rows in queue.values() for row in rows)
     run.expire_turns()
@@ -171,9 +169,14 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
                       f"{game.title}: a queued turn could not be played",
                       f"{run.turn_errors[seat_name]}\n\nIt was dropped. {game.title} waits for your own "
                       "order for this turn; your other queued turns stay queued.\n", topic="queue-error")
-    schedule(session, game, clock, state)  # first: turn mails tell a seat its clock
+    # The seats whose orders stay pending have acted: the deadline needs no second look.
+    acted = {name for name, rows in queue.items() if any(row not in run.consumed for row in rows)}
+    with session.no_autoflush:  # the new decision and deadline go with the version, below
+        schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
+        if lines or changes:
+            bump_version(session, game, **changes)  # the compare-and-set: one UPDATE of the game
     if lines or changes or newly_waiting:
-        notify_advanced(session, game, state, newly_waiting, milestones)
+        notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
     if changes.get("status") == Game.FINISHED:
         game_over.ended(session, game)  # in this transaction: a league learns it with the result
     key = cache_key(session, game)

@@ -15,14 +15,15 @@ from sqlalchemy.orm import Session
 
 from pbem.models import Game, Seat
 from pbem.services import moves_mail, report_mail
-from pbem.services.notify import queue_result_mail, queue_turn_mail
+from pbem.services.notify import queue_result_mails, queue_turn_mails
 
 
 def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Iterable[Seat],
-                    milestones_before: int | None = None) -> None:
+                    milestones_before: int | None = None, *, locked: bool = False, logged: bool = False) -> None:
     """Queue the mails an advance owes its players (called before the advance commits).
     `milestones_before`: how many phases the game had completed before the advance; the
-    phases completed since get their reports and notices (pbem/services/report_mail.py)."""
+    phases completed since get their reports and notices (pbem/services/report_mail.py).
+    `locked`, `logged`: what the advance holds and did (notify.queue_turn_mails)."""
     moves_mail.after_advance(session, game, state)  # opponents' moves, for "each" readers
     newly_waiting = list(newly_waiting)
     # A report or notice of this moment tells these seats it is their turn: one mail, not two.
@@ -31,15 +32,13 @@ def notify_advanced(session: Session, game: Game, state: Any, newly_waiting: Ite
     if state.is_over():
         _results(session, game, state)
         return
-    for seat in newly_waiting:
-        if seat.name not in told:
-            queue_turn_mail(session, game, state, seat)
+    queue_turn_mails(session, game, state, [seat for seat in newly_waiting if seat.name not in told],
+                     locked=locked, logged=logged)
 
 
 def _results(session: Session, game: Game, state: Any) -> None:
     # With report mail on, the final report is the game-over mail of those who want results
     # (its worker falls back to the plain one for a seat it cannot render).
     final = report_mail.final_report_owed(session, game.id, state)
-    for seat in game.seats:
-        if not (final and report_mail.wants_results(seat)):
-            queue_result_mail(session, game, state, seat)
+    queue_result_mails(session, game, state, [seat for seat in game.seats
+                                              if not (final and report_mail.wants_results(seat))])

@@ -38,6 +38,7 @@ PING_TASK = "pbem.ping"
 LEAGUE_CHECK_TASK = "pbem.league_check"  # a league round whose game ended (worker/league_tasks.py)
 LEAGUE_TICK_TASK = "pbem.league_tick"  # rounds by the clock: hard dates, starts (worker/league_tasks.py)
 TICK_SECONDS = 30.0
+SETTLE_SLACK = 0.05  # seconds after a settle window closes, so the advance finds it closed
 STALL_GRACE = timedelta(seconds=60)  # a queued advance normally runs within milliseconds
 
 
@@ -93,6 +94,24 @@ def request_advance(session: Session, game_id: int, *, countdown: float | None =
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     after_commit(session, lambda: send_advance(game_id, countdown=countdown, app=app))
     return True
+
+
+def settle_delay(until: datetime) -> float:
+    """Seconds from now until an advance finds a settle window closed at `until`."""
+    return max(0.0, (until - datetime.now(timezone.utc)).total_seconds()) + SETTLE_SLACK
+
+
+def advance_after_change(session: Session, game_id: int, *, at: datetime | None = None) -> None:
+    """Advance `game_id` now, after a committed change that is not an order (a game starts,
+    a seat changes hands): bots and stand-ins may owe answers.  A decision the settle window
+    then holds is advanced when the window closes, by a delayed task in queue mode; inline no
+    worker would come back, so it is not held (as `request_advance` inline)."""
+    if advance_mode() != "queue":
+        advance(session, game_id, settle=False, at=at)
+        return
+    done = advance(session, game_id, at=at)
+    if done.settle_until is not None:
+        send_advance(game_id, countdown=settle_delay(done.settle_until))
 
 
 def stalled_games(session: Session, now: datetime, grace: timedelta = STALL_GRACE) -> list[int]:

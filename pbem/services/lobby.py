@@ -19,7 +19,8 @@ from pbem.models import PRESS_RULES, TITLE_MAX, EmailAddress, Game, Seat, User, 
 from pbem.services import links
 from pbem.services.kinds import check_bot, decision_kinds, default_hours
 from pbem.services.accounts import normalize_address, owner_of
-from pbem.services.advance import MAX_SETTLE_SECONDS, advance
+from pbem.services.advance import MAX_SETTLE_SECONDS
+from pbem.services.dispatch import advance_after_change
 from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.policy import MAX_HOURS, check_policy_extras
@@ -314,7 +315,7 @@ def _start_if_full(session: Session, game: Game) -> Game:
         session.rollback()
         return game
     start_game(session, game)
-    advance(session, game.id)  # bots may owe the first decisions
+    advance_after_change(session, game.id)  # bots may owe the first decisions
     return game
 
 

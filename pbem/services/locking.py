@@ -8,11 +8,11 @@ its compare-and-set with StaleGame instead of overwriting.
 """
 from __future__ import annotations
 
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, Callable, TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import Select, bindparam, inspect, select, update
+from sqlalchemy.orm import Session, contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.live import changed
@@ -20,18 +20,43 @@ from pbem.models import Game, Seat, User, now
 from pbem.services.errors import NotFound, StaleGame
 
 
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game, locked for this transaction."""
+def lock_game(session: Session, game_id: int, *, people: bool = False, pending: bool = False,
+              queued: bool = False) -> Game:
+    """The game, locked for this transaction, read once with its seats (one statement).
+    `people`: also each seat's person, their addresses and the seat's reply token (an
+    advance mails them), the seats' rows locked too; `pending`: its pending orders
+    (`Game.pending_orders`); `queued`: its turns queued ahead (`Game.queued_turns`)."""
     if session.get_bind().dialect.name == "sqlite":
         # SQLite has no row locks.  A write that changes nothing takes the database's write
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update()
-                          .execution_options(populate_existing=True))
+    query = _lock_query(people, pending, queued, False)
+    game = session.scalars(query, {"game_id": game_id}).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
+
+
+@cache
+def _lock_query(people: bool, pending: bool, queued: bool, many: bool) -> Select[tuple[Game]]:
+    """`lock_game`'s statement (`many`: `claim_games`', for the ids "game_ids"), built once per
+    kind: a statement this rich costs more to build and key for the statement cache than to run."""
+    query = select(Game).where(Game.id.in_(bindparam("game_ids", expanding=True)) if many
+                               else Game.id == bindparam("game_id"))
+    if people:
+        # The seats' rows are locked too (an advance moves their news cursors): joined, not
+        # outer-joined, as PostgreSQL locks no row of an outer join's optional side.
+        query = query.join(Game.seats).order_by(Game.id, Seat.position).options(
+            contains_eager(Game.seats).joinedload(Seat.user).joinedload(User.addresses),
+            contains_eager(Game.seats).joinedload(Seat.reply_tokens)).with_for_update(of=[Game, Seat])
+    else:
+        query = query.options(joinedload(Game.seats)).with_for_update(of=Game)
+    if pending:
+        query = query.options(joinedload(Game.pending_orders))
+    if queued:
+        query = query.options(joinedload(Game.queued_turns))
+    return query.execution_options(populate_existing=True)
 
 
 def claim_game(session: Session, game_id: int) -> Game | None:
@@ -44,23 +69,32 @@ def claim_game(session: Session, game_id: int) -> Game | None:
 
 
 def claim_games(session: Session, game_ids: list[int]) -> list[Game]:
-    """`claim_game` for many games in one statement, in order of id, each with its seats and
-    their people (and addresses) loaded: those another transaction holds are left out."""
-    query = select(Game).where(Game.id.in_(game_ids)).order_by(Game.id) \
-        .options(selectinload(Game.seats).selectinload(Seat.user).selectinload(User.addresses)) \
-        .execution_options(populate_existing=True)
+    """`claim_game` for many games, in order of id, each read as `lock_game(people=True,
+    pending=True, queued=True)` reads it (for `advance(commit=False)`), in two statements
+    however many: those another transaction holds are left out."""
     if session.get_bind().dialect.name == "sqlite":  # its one write lock, taken up front (lock_game)
         session.execute(update(Game).where(Game.id.in_(game_ids)).values(version=Game.version)
                         .execution_options(synchronize_session=False))
+        claimed = list(game_ids)
     else:
-        query = query.with_for_update(skip_locked=True, of=Game)
-    return list(session.scalars(query))
+        # Skipping only games: the seats are then locked by waiting (a seat skipped in the join
+        # below would silently be missing from its game).
+        claimed = list(session.scalars(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
+                                       .with_for_update(skip_locked=True)))
+    if not claimed:
+        return []
+    query = _lock_query(True, True, True, True)
+    return list(session.scalars(query, {"game_ids": claimed}).unique())
 
 
 def bump_version(session: Session, game: Game, **changes: Any) -> None:
-    """Set `changes` and version + 1, only if nobody changed the game since we read it."""
+    """Set `changes` and version + 1, only if nobody changed the game since we read it (with
+    whatever else of the game's columns the session has changed: one UPDATE)."""
     expected = game.version
-    values = {"version": expected + 1, "updated_at": now(), **changes}
+    # The game's own changes not written yet (a new deadline...) go in the same UPDATE.
+    unwritten = {attr.key: attr.value for attr in inspect(game).attrs
+                 if attr.key in _COLUMNS and attr.history.added}
+    values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
     result = session.execute(update(Game).where(Game.id == game.id, Game.version == expected)
                              .values(**values).execution_options(synchronize_session=False))
     if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -71,6 +105,8 @@ def bump_version(session: Session, game: Game, **changes: Any) -> None:
     for name, value in values.items():
         set_committed_value(game, name, value)
 
+
+_COLUMNS = frozenset(column.key for column in inspect(Game).column_attrs)
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, contains_eager, selectinload
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
 from pbem.outbox.delivery import RECAP
-from pbem.outbox.messages import send_mail, unqueued
+from pbem.outbox.messages import queued_keys, send_mail
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.services import links
 from pbem.services.links import base_url
@@ -48,11 +48,13 @@ class News:
     lines: list[str]
 
 
-def news_lines(state: Any, seat: str, names: dict[str, str], start: int) -> tuple[list[str], int]:
+def news_lines(state: Any, seat: str, names: dict[str, str], start: int,
+               view: dict[str, Any] | None = None) -> tuple[list[str], int]:
     """What `seat`'s reader may be told of the events after its first `start` visible ones:
-    plain-text lines (at most MAX_LINES, the latest) and the new cursor."""
+    plain-text lines (at most MAX_LINES, the latest) and the new cursor.  `view`: the seat's
+    view of `state`, if the caller has it."""
     shown = presentation(state.game)
-    events = state.view(seat).get("events", [])
+    events = (state.view(seat) if view is None else view).get("events", [])
     fresh = [event for event in events[start:] if shown.is_news(event, seat)]
     lines = shown.event_lines(fresh, names, state)
     if len(lines) > MAX_LINES:
@@ -60,8 +62,8 @@ def news_lines(state: Any, seat: str, names: dict[str, str], start: int) -> tupl
     return lines, len(events)
 
 
-def _news(game: Game, state: Any, seat: Seat, cursor: int) -> News:
-    lines, end = news_lines(state, seat.name or "", player_names(game), cursor)
+def _news(game: Game, state: Any, seat: Seat, cursor: int, view: dict[str, Any] | None = None) -> News:
+    lines, end = news_lines(state, seat.name or "", player_names(game), cursor, view)
     return News(seat, cursor, end, lines)
 
 
@@ -115,10 +117,34 @@ def after_advance(session: Session, game: Game, state: Any) -> None:
 def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str:
     """For a "your turn" mail to a digest reader: what happened since their last news ("" if
     nothing); the cursor moves, so the next digest does not repeat it."""
-    if _wants(seat, DIGEST) is None:
-        return ""
-    news = _claim(session, game, state, seat)
-    return f"\n{RECAP}\n" + "\n".join(news.lines) + "\n" if news.lines else ""
+    return since_last_turns(session, game, state, [seat]).get(seat.id, "")
+
+
+def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat], *,
+                     locked: bool = False, views: dict[str, dict[str, Any]] | None = None) -> dict[int, str]:
+    """`since_last_turn` for several seats of one game (by seat id; "" or absent: nothing):
+    their cursors locked and moved in two statements, however many seats.  `locked`: the
+    caller read these seats' rows locked in this transaction (lock_game(..., people=True)),
+    so their cursors are current and move with the seats' other changes.  `views`: the
+    seats' views of `state` by seat name, if the caller has them."""
+    readers = [seat for seat in seats if _wants(seat, DIGEST) is not None]
+    if not readers:
+        return {}
+    if locked:
+        news = [_news(game, state, seat, seat.events_reported or 0, (views or {}).get(seat.name or ""))
+                for seat in readers]
+        for item in news:
+            item.seat.events_reported = item.end
+    else:
+        query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))
+        if session.get_bind().dialect.name != "sqlite":  # SQLite: the writer holds the database lock
+            query = query.with_for_update()
+        cursors = {seat_id: cursor for seat_id, cursor in session.execute(query)}
+        news = [_news(game, state, seat, cursors.get(seat.id) or 0, (views or {}).get(seat.name or ""))
+                for seat in readers]
+        session.execute(update(Seat).execution_options(synchronize_session=False),
+                        [{"id": item.seat.id, "events_reported": item.end} for item in news])
+    return {item.seat.id: f"\n{RECAP}\n" + "\n".join(item.lines) + "\n" for item in news if item.lines}
 
 
 # ---- the daily digest (run by the deadline tick) --------------------------------------------
@@ -218,7 +244,7 @@ def _digests(session: Session, user_ids: list[int], now: datetime) -> list[int]:
     moved, mailed = [], []
     days = {user.id: now.astimezone(zone(user.time_zone)).date() for user in users}
     keys = {user.id: f"digest:{user.id}:{days[user.id].isoformat()}" for user in users}
-    fresh = unqueued(session, keys.values())  # one query for the batch (each person's row is locked)
+    done = queued_keys(session, list(keys.values()))  # one query for the batch (each person's row is locked)
     with session.no_autoflush:  # the mails go in together at the commit, not one per query
         for user in users:
             mine = seats[user.id]
@@ -234,12 +260,12 @@ def _digests(session: Session, user_ids: list[int], now: datetime) -> list[int]:
                                     + "\n" + _footer(links.game(base_url(), seat.game.id)))
             address = user.primary_address
             if sections and address:
-                if keys[user.id] in fresh:  # else queued already (today's done mark was lost)
+                if keys[user.id] not in done:  # else queued already (today's done mark was lost)
                     send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
                               "What happened in your games since the last news:\n\n" + "\n".join(sections)
                               + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
                               f"change it on your profile:\n{links.profile(base_url())}\n",
-                              topic=TOPIC, key=keys[user.id], key_is_new=True)
+                              topic=TOPIC, key=keys[user.id], key_checked=True)
                 mailed.append(user.id)
             user.digest_on = day
     if moved:

@@ -20,15 +20,15 @@ outbox is delivered by its own worker.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Iterable
 
 from sqlalchemy.orm import Session
 
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
 from pbem.outbox.delivery import PREFERENCES
-from pbem.outbox.messages import queued, send_mail
-from pbem.outbox.seat_tokens import seat_reply_address
+from pbem.outbox.messages import queued_keys, send_mail
+from pbem.outbox.seat_tokens import seat_reply_address, seat_reply_addresses
 from pbem.services import kinds, links, moves_mail
 from pbem.services.clock import clock_text
 from pbem.services.links import base_url
@@ -67,35 +67,54 @@ def queue_turn_mail(session: Session, game: Game, state: Any, seat: Seat, seq: i
     none or its person wants no turn mails): what is asked, the clock, what the reader needs
     to decide (`position_text`), how to answer; one per seat and moment `seq` (the order-log
     length, by default `state`'s).  Also the fallback of a report mail that failed to render."""
-    user = seat.user
-    address = user.primary_address if user is not None else None
-    kind = next((d.kind for d in state.decisions(options=False) if d.seat == seat.name), None)
-    if address is None or not user.notify_turn or kind is None:
+    queue_turn_mails(session, game, state, [seat], seq)
+
+
+def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[Seat], seq: int | None = None, *,
+                     locked: bool = False, logged: bool = False) -> None:
+    """`queue_turn_mail` for each of these seats of one game, in a few statements however
+    many they are: the mails queued already, the reply addresses and the digest readers'
+    cursors are read for all of them at once.  From an advance: `locked`, it holds the
+    seats' rows (moves_mail.since_last_turns); `logged`, it logged the order-log lines that
+    make this moment, so no mail of the moment can be queued yet (the log only grows)."""
+    owed = {d.seat: d.kind for d in reversed(state.decisions(options=False))}  # a seat's first decision
+    moment = len(state.order_log()) if seq is None else seq
+    asked = {}
+    for seat in seats:
+        user = seat.user
+        if user is not None and user.primary_address and user.notify_turn and owed.get(seat.name or ""):
+            asked[f"turn:{game.id}:{moment}:{seat.name}"] = seat
+    for key in queued_keys(session, asked) if not logged else ():  # asked before the news is claimed
+        del asked[key]
+    if not asked:
         return
-    key = f"turn:{game.id}:{len(state.order_log()) if seq is None else seq}:{seat.name}"
-    if queued(session, key):  # asked before the news below is claimed for this mail
-        return  # asked once: a mail queued meanwhile by someone else fails its unique key at commit
+    views = {seat.name: state.view(seat.name) for seat in asked.values()}  # one per seat, for news and position
+    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()), locked=locked, views=views)
+    reply_to = seat_reply_addresses(session, list(asked.values()))
     url = links.game(base_url(), game.id)
     clock = policy_of(game).clock
-    timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
-        if clock is not None and seat.deadline_at is not None else ""
-    position = position_text(game, state, seat)
-    # Replies go to the seat's own token address; one mail per seat and decision.
-    send_mail(session, address, turn_subject(game),
-              f"{game.title}: it is your turn to {kinds.ask(game.kind, kind)}.\n\n{timing}"
-              + (f"{position}\n\n" if position else "")
-              + "Reply to this mail with your orders, one per line (send HELP for help), "
-              f"or open the game:\n{url}\n"
-              + moves_mail.since_last_turn(session, game, state, seat),
-              topic="turn", reply_to=seat_reply_address(session, seat), key=key, key_is_new=True)
+    for key, seat in asked.items():
+        user = seat.user
+        assert user is not None and user.primary_address is not None and seat.name is not None
+        timing = f"{clock_text(seat, clock)} Due by {when(seat.deadline_at, user)}.\n\n" \
+            if clock is not None and seat.deadline_at is not None else ""
+        position = position_text(game, state, seat, views[seat.name])
+        # Replies go to the seat's own token address; one mail per seat and decision.
+        send_mail(session, user.primary_address, turn_subject(game),
+                  f"{game.title}: it is your turn to {kinds.ask(game.kind, owed[seat.name])}.\n\n{timing}"
+                  + (f"{position}\n\n" if position else "")
+                  + "Reply to this mail with your orders, one per line (send HELP for help), "
+                  f"or open the game:\n{url}\n" + recaps.get(seat.id, ""),
+                  topic="turn", reply_to=reply_to[seat.name], key=key, key_checked=True)
 
 
-def position_text(game: Game, state: Any, seat: Seat) -> str:
-    """What the seat's reader needs to decide, from its own view (the game's `turn_text`),
-    cut to MAX_POSITION characters.  A presentation that fails leaves it out: the turn mail
-    is every other mail's fallback and must go out."""
+def position_text(game: Game, state: Any, seat: Seat, view: dict[str, Any] | None = None) -> str:
+    """What the seat's reader needs to decide, from its own view (the game's `turn_text`;
+    `view` if the caller has it), cut to MAX_POSITION characters.  A presentation that fails
+    leaves it out: the turn mail is every other mail's fallback and must go out."""
     try:
-        text = presentation(game.kind).turn_text(state, state.view(seat.name), player_names(game)).strip("\n")
+        seen = state.view(seat.name) if view is None else view
+        text = presentation(game.kind).turn_text(state, seen, player_names(game)).strip("\n")
     except Exception as error:  # noqa: BLE001 - the class only: a message could quote the hand
         log.error("game %s: the %s seat's turn text failed (%s)", game.id, seat.name, type(error).__name__)
         return ""
@@ -122,9 +141,16 @@ def mail_seat(session: Session, game: Game, user: User | None, event: str, subje
 
 def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> None:
     """The plain "game over" mail, to a person who wants results; once per seat."""
-    user = seat.user
-    address = user.primary_address if user is not None else None
-    if address is None or not user.notify_results:
+    queue_result_mails(session, game, state, [seat])
+
+
+def queue_result_mails(session: Session, game: Game, state: Any, seats: Iterable[Seat]) -> None:
+    """`queue_result_mail` for these seats of one game, in a few statements however many."""
+    told = {f"result:{game.id}:{seat.name}": seat for seat in seats
+            if seat.user is not None and seat.user.primary_address and seat.user.notify_results}
+    for key in queued_keys(session, told):
+        del told[key]
+    if not told:
         return
     result = state.result()
     names = {player["seat"]: player["name"] for player in game.setup.get("players", [])}
@@ -133,5 +159,9 @@ def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> N
     url = links.game(base_url(), game.id)
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
-    send_mail(session, address, f"{game.title}: game over", body, topic="result", key=f"result:{game.id}:{seat.name}",
-              reply_to=seat_reply_address(session, seat))  # HISTORY, BOARD still answer after the end
+    reply_to = seat_reply_addresses(session, list(told.values()))
+    for key, seat in told.items():
+        assert seat.user is not None and seat.user.primary_address is not None and seat.name is not None
+        # HISTORY, BOARD still answer after the end: the seat's reply address stays.
+        send_mail(session, seat.user.primary_address, f"{game.title}: game over", body, topic="result", key=key,
+                  reply_to=reply_to[seat.name], key_checked=True)

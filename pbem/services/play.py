@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, inspect, select
 from sqlalchemy.orm import Session
 
 from engine.core import OrderError, ParseError, State
@@ -21,7 +21,7 @@ from engine.records import replay
 from pbem.live import changed
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User, now
 from pbem.services.dispatch import request_advance
-from pbem.services.errors import Conflict, Forbidden, Invalid, NotFound, OrderRejected
+from pbem.services.errors import Conflict, Forbidden, Invalid, OrderRejected
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.schedule import schedule
 from pbem.services.takeover import seat_acted
@@ -68,12 +68,13 @@ def require_seat(game: Game, user: User | None) -> Seat:
     return seat
 
 
+@unit_of_work
 def submit_for_user(session: Session, game_id: int, user: User, text: str, *, channel: str) -> Receipt:
-    game = session.get(Game, game_id)
-    if game is None:
-        raise NotFound(f"there is no game {game_id}")
-    return submit_orders(session, require_seat(game, user), text, channel=channel,
-                         user_id=user.id)
+    """`submit_orders` for the seat `user` plays in game `game_id`: the game is locked and
+    read once, with its seats, before anything else (nobody acts for a seat not theirs)."""
+    _check_size(channel, text)
+    game = lock_game(session, game_id, pending=True)
+    return _submit(session, game, require_seat(game, user), text or "", channel, user.id)
 
 
 @unit_of_work
@@ -83,18 +84,29 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     worker).  Raises OrderRejected (and stores nothing) when the text does not parse or the
     rules refuse it now.  A new submission replaces the seat's orders that are still
     pending (a secret choice can be changed until everyone has chosen)."""
+    _check_size(channel, text)
+    assert seat.name is not None, "seats are named when the game starts"
+    return _submit(session, lock_game(session, seat.game_id, pending=True), seat, text or "", channel, user_id)
+
+
+def _check_size(channel: str, text: str | None) -> None:
     if channel not in CHANNELS:
         raise ValueError(f"unknown channel {channel!r}")
     if len(text or "") > MAX_SUBMISSION:
         raise OrderRejected(f"a submission has at most {MAX_SUBMISSION} characters")
-    game_id, seat_name = seat.game_id, seat.name
-    assert seat_name is not None, "seats are named when the game starts"
-    game = lock_game(session, game_id)
+
+
+def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, user_id: int | None) -> Receipt:
+    """The order path once the game is locked: check, replace the seat's pending orders,
+    commit; then the advance (its own transaction, or a worker's)."""
+    game_id, seat_name = game.id, seat.name
+    assert seat_name is not None
     if game.status != Game.ACTIVE:
         raise Conflict("the game is over" if game.status == Game.FINISHED else "the game is not running")
     state = game_state(session, game)
-    canonical = _check(state, seat_name, text or "")
-    session.execute(delete(PendingOrder).where(PendingOrder.game_id == game_id, PendingOrder.seat == seat_name))
+    canonical = _check(state, seat_name, text)
+    for replaced in [row for row in game.pending_orders if row.seat == seat_name]:
+        session.delete(replaced)
     rows = [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel, user_id=user_id)
             for line in canonical]
     session.add_all(rows)
@@ -102,14 +114,12 @@ def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
     seat.last_error = None
     if channel != "bot":
         seat_acted(seat)  # a missed-deadline run ends; an abandoned seat is theirs again
-    session.flush()
-    ids = [row.id for row in rows]
     session.commit()  # committed before acknowledged
     if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
         return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True),
                        queued=True)
-    still = set(session.scalars(select(PendingOrder.id).where(PendingOrder.id.in_(ids))))
-    pending = [line for line, row_id in zip(canonical, ids, strict=True) if row_id in still]
+    # The inline advance deleted (in this session) the rows it applied: no need to ask the database.
+    pending = [line for line, row in zip(canonical, rows, strict=True) if not inspect(row).was_deleted]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
 
 

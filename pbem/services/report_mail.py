@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import cached_property
 from typing import Any, Iterable, Sequence
 
 from flask import current_app, has_app_context
@@ -158,7 +159,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
     game = session.get(Game, job.game_id)
     assert game is not None  # the job goes with its game (ON DELETE CASCADE)
     orders = log_lines(session, game.id)
-    moment, latest = record(game, orders[:job.seq]), record(game, orders)
+    replays = _Replays(job, record(game, orders[:job.seq]), record(game, orders))
     counts = {"sent": 0, "skipped": 0, "failed": 0}
     for seat in sorted(game.seats, key=lambda s: s.position):
         address = wants_results(seat)
@@ -171,7 +172,7 @@ def render_job(session: Session, job_id: int, *, last_run: bool = False) -> dict
         reader = _reader(game, job, seat)
         session.rollback()  # no transaction stays open across the render (up to 30 s)
         try:
-            mail = _render(reader, moment, latest)
+            mail = _render(reader, replays)
         except Exception as error:  # noqa: BLE001 - one seat must not hold up the others
             # The class and the seat only: a message could quote the hand being rendered.
             log.error("report job %s: the %s seat's mail failed to render (%s)", job_id, reader["seat"],
@@ -226,18 +227,38 @@ def _reader(game: Game, job: ReportJob, seat: Seat) -> dict[str, Any]:
         "links": {"game": links.game(base, game.id), "orders": links.game(base, game.id),
                   "settings": links.profile(base),
                   **({"report": f"{links.game(base, game.id)}/reports/{job.round}.pdf"} if report else {})}}
-    return {"seat": seat.name, "report": report, "round": job.round, "phase": job.phase, "facts": facts,
+    return {"seat": seat.name, "report": report, "facts": facts,
             "paper_size": user.paper_size, "told": seat.name in (job.turn_seats or ())}
 
 
-def _render(reader: dict[str, Any], moment: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
-    """Subject, text, HTML and parts of one seat's mail: the report or notice of `moment`, and
-    what is expected of the reader in the `latest` record (bots may have played on since)."""
-    seat, number, facts = reader["seat"], reader["round"], reader["facts"]
+class _Replays:
+    """The job's moment and the game as it is now, each replayed once for all the seats of a
+    run (on first use, inside the first seat's bounded render; a replay that fails is tried
+    again for the next seat, as each seat's did before)."""
+
+    def __init__(self, job: ReportJob, moment: dict[str, Any], latest: dict[str, Any]):
+        self.report, self.number, self.phase = job.topic == ReportJob.REPORT, job.round, job.phase
+        self.moment_record, self.latest_record = moment, latest
+
+    @cached_property
+    def moment(self) -> content.Moment:
+        if self.report:
+            return content.Moment.of_round(self.moment_record, self.number)
+        return content.Moment.after_phase(self.moment_record, self.number, self.phase)
+
+    @cached_property
+    def latest(self) -> content.Position:
+        return content.Position(self.latest_record)
+
+
+def _render(reader: dict[str, Any], replays: _Replays) -> dict[str, Any]:
+    """Subject, text, HTML and parts of one seat's mail: the report or notice of the job's
+    moment, and what is expected of the reader in the game as it is now (bots may have
+    played on since)."""
+    seat, facts = reader["seat"], reader["facts"]
     with bounded():
-        context = (content.round_report(moment, seat, number, **facts) if reader["report"]
-                   else content.phase_notice(moment, seat, number, reader["phase"], **facts))
-        context["next"] = content.next_step(latest, seat, **facts)  # with the game's deadline now
+        context = replays.moment.report(seat, **facts) if reader["report"] else replays.moment.notice(seat, **facts)
+        context["next"] = replays.latest.next_step(seat, **facts)  # with the game's deadline now
         rendered = render_report(context, page_size=reader["paper_size"], pdf=reader["report"], seconds=None,
                                  memory_mb=None)
     subject = rendered.mail.subject

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from engine import get_game
 from pbem.models import Game, Seat, User
 from pbem.outbox.models import SeatToken
-from pbem.services.advance import advance
+from pbem.services.dispatch import advance_after_change
 from pbem.services.errors import Conflict
 from pbem.services.events import log_event
 from pbem.services.locking import lock_game, unit_of_work
@@ -38,6 +38,6 @@ def resign_seat(session: Session, game_id: int, user: User, now: datetime) -> Se
     session.execute(update(SeatToken).where(SeatToken.game_id == game.id, SeatToken.seat == seat.name,
                                             SeatToken.revoked_at.is_(None)).values(revoked_at=now))
     session.commit()
-    advance(session, game.id, at=now)
+    advance_after_change(session, game.id, at=now)
     return seat
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Iterable
+from typing import Collection, Iterable
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
@@ -50,13 +50,15 @@ def current_kind(state: GameState) -> str | None:
     return decisions[0].kind if decisions else None
 
 
-def owing(session: Session, game: Game, state: GameState) -> list[Seat]:
+def owing(session: Session, game: Game, state: GameState, acted: Collection[str] | None = None) -> list[Seat]:
     """People's seats the game waits for that have not acted (no pending order), and that no
-    bot plays for (a bot seat or a stand-in decides at once)."""
+    bot plays for (a bot seat or a stand-in decides at once).  `acted`: the seats with
+    pending orders, when the caller has them (else they are read)."""
     if state.is_over():
         return []
     waiting = {d.seat for d in state.decisions(options=False)}
-    acted = set(session.scalars(select(PendingOrder.seat).where(PendingOrder.game_id == game.id)))
+    if acted is None:
+        acted = set(session.scalars(select(PendingOrder.seat).where(PendingOrder.game_id == game.id)))
     return [seat for seat in game.seats
             if seat.name in waiting and seat.name not in acted and seat.bot is None
             and seat.stand_in is None and seat.user_id is not None]
@@ -69,10 +71,14 @@ def vacations_of(session: Session, user_ids: Iterable[int], after: datetime) -> 
     ids = list(set(user_ids))
     found: dict[int, list[Vacation]] = {user_id: [] for user_id in ids}
     if ids:
-        for row in session.scalars(select(Vacation).where(Vacation.user_id.in_(ids), Vacation.ends_at > after)
-                                   .order_by(Vacation.starts_at)):
+        for row in session.scalars(_VACATIONS, {"ids": ids, "after": after}):
             found[row.user_id].append(row)
     return found
+
+
+# Built once: every advance asks (bound values, not a new statement each time).
+_VACATIONS = select(Vacation).where(Vacation.user_id.in_(bindparam("ids", expanding=True)),
+                                    Vacation.ends_at > bindparam("after")).order_by(Vacation.starts_at)
 
 
 def compute_deadline(session: Session, game: Game, state: GameState,
@@ -132,9 +138,11 @@ def passed_reminder(deadline: datetime, decision_at: datetime, now: datetime) ->
     return min(due) if due else None
 
 
-def schedule(session: Session, game: Game, now: datetime, state: GameState | None = None) -> bool:
+def schedule(session: Session, game: Game, now: datetime, state: GameState | None = None, *,
+             acted: Collection[str] | None = None) -> bool:
     """Start the deadline of a new decision, or bring the current one up to date.  Returns
-    whether anything changed.  The caller holds the game's lock and commits."""
+    whether anything changed.  The caller holds the game's lock and commits.  `acted`: the
+    seats with pending orders, if the caller has them (`owing`)."""
     before = (game.deadline_at, game.decision_seq)
     if game.status != Game.ACTIVE or state is None or state.is_over():
         game.deadline_at = None
@@ -149,7 +157,7 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
         for seat in game.seats:  # a queue hold lasts for the decision it was set in
             if seat.queue_held_seq is not None and seat.queue_held_seq != seq:
                 seat.queue_held_seq = None
-    seats = owing(session, game, state)
+    seats = owing(session, game, state, acted)
     deadlines = seat_deadlines(session, game, state, seats)
     if clock is not None:
         _keep_clocks(game, clock, seats, deadlines, now)

@@ -1,7 +1,10 @@
 """A game's engine state, rebuilt from its setup and order log (the truth), cached by version.
 
-Replaying a whole game takes a few milliseconds; the cache spares even that on the page
-views and submissions that follow each other at one version.  Cached states are shared:
+Replaying a whole game takes milliseconds, more the longer it is; the cache spares even that
+on the page views and submissions that follow each other at one version, and a state of a
+newer version is the newest cached one with the log lines since applied (the order log
+only grows), so a process that did not make the advance (a web process beside the worker)
+applies what the advance added, not the whole game again.  Cached states are shared:
 callers that change a state work on `.clone()`.  `game_states` serves many games at once
 (the deadline tick's digests), reading the order logs it lacks in one query.
 """
@@ -15,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
-from engine.records import replay
+from engine.records import ReplayError, apply_line, replay
 from pbem.models import Game, OrderLogEntry
 from pbem.services.errors import Conflict
 
@@ -23,6 +26,7 @@ from pbem.services.errors import Conflict
 # games) and the busy games of the day; a state takes some 20-50 KiB.
 CACHE_SIZE = 2048
 _cache: OrderedDict[Hashable, GameState] = OrderedDict()
+_newest: dict[Hashable, Hashable] = {}  # a game (its cache key without the version) -> its newest cached key
 _lock = threading.Lock()
 
 
@@ -33,8 +37,17 @@ def cache_key(session: Session, game: Game) -> Hashable:
             str(game.setup.get("seed")))
 
 
-def log_lines(session: Session, game_id: int, limit: int | None = None) -> list[str]:
-    query = select(OrderLogEntry.seat, OrderLogEntry.text).where(OrderLogEntry.game_id == game_id) \
+def _game_of(key: Hashable) -> Hashable:
+    """A cache key without its version: the game whatever its version."""
+    url, game_id, _, created, seed = key  # type: ignore[misc]
+    return (url, game_id, created, seed)
+
+
+def log_lines(session: Session, game_id: int, limit: int | None = None, after: int = 0) -> list[str]:
+    """The game's order-log lines, "<seat>: <order>", from the first (or the one after the
+    first `after`)."""
+    query = select(OrderLogEntry.seat, OrderLogEntry.text).where(OrderLogEntry.game_id == game_id,
+                                                                 OrderLogEntry.seq > after) \
         .order_by(OrderLogEntry.seq)
     if limit is not None:
         query = query.limit(limit)
@@ -71,8 +84,26 @@ def game_state(session: Session, game: Game) -> GameState:
     key = cache_key(session, game)
     state = _cached(key)
     if state is None:
-        state = replay(record(game, log_lines(session, game.id)))
+        state = _caught_up(session, game, key) or replay(record(game, log_lines(session, game.id)))
         remember(key, state)
+    return state
+
+
+def _caught_up(session: Session, game: Game, key: Hashable) -> GameState | None:
+    """The newest cached state of the game, if it is older than `key`, with the order-log
+    lines since applied to a copy; None if there is none (or the lines do not apply)."""
+    with _lock:
+        older_key = _newest.get(_game_of(key))
+        older = _cache.get(older_key) if older_key is not None else None
+    if older is None or older_key[2] > key[2]:  # type: ignore[index]
+        return None
+    done = len(older.order_log())
+    state = older.clone()
+    try:
+        for index, line in enumerate(log_lines(session, game.id, after=done), start=done):
+            apply_line(state, line, index)
+    except ReplayError:
+        return None
     return state
 
 
@@ -105,10 +136,17 @@ def remember(key: Hashable, state: GameState) -> None:
     """Cache `state` under `key` (from `cache_key`); only ever a committed state."""
     with _lock:
         _cache[key] = state
+        game = _game_of(key)
+        newest = _newest.get(game)
+        if newest is None or newest[2] <= key[2]:  # type: ignore[index]
+            _newest[game] = key
         while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+            gone, _ = _cache.popitem(last=False)
+            if _newest.get(_game_of(gone)) == gone:
+                del _newest[_game_of(gone)]
 
 
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+        _newest.clear()

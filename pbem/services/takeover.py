@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from pbem.models import Game, PendingOrder, QueuedTurn, Seat, User
 from pbem.services import kinds, links
-from pbem.services.advance import advance
+from pbem.services.dispatch import advance_after_change
 from pbem.services.errors import Conflict, NotFound
 from pbem.services.events import event_key, log_event, seat_title
 from pbem.services.host import host_game
@@ -75,7 +75,7 @@ def take_over(session: Session, game_id: int, user: User, seat_name: str, now: d
         mail_seat(session, game, person, event, f"{game.title}: {seat_name} has a new player",
                   f"{user.display_name} took over {before} in {game.title}.\n\n{url}\n", topic="replacement")
     session.commit()
-    advance(session, game.id, at=now)  # the seat now waits for its new player (who is told)
+    advance_after_change(session, game.id, at=now)  # the seat now waits for its new player (who is told)
     return seat
 
 
@@ -92,7 +92,7 @@ def hand_to_bot(session: Session, game_id: int, host: User, seat_name: str, bot:
     log_event(session, game, "bot", f"{host.display_name} (host) handed {before} to the {bot} bot", now,
               seat=seat_name, user_id=host.id)
     session.commit()
-    advance(session, game.id, at=now)
+    advance_after_change(session, game.id, at=now)
     return seat
 
 

@@ -43,12 +43,12 @@ from typing import Any, Callable
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import get_game
 from engine.core import GameState, OrderError
 from pbem.live import changed
 from pbem.models import ERROR_MAX, Game, PendingOrder, Seat, TickFailure, TickState, User
-from pbem.outbox.seat_tokens import read_tokens
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import StaleGame
@@ -141,12 +141,12 @@ def tick(session: Session, now: datetime, *, budget: float = TICK_BUDGET) -> Tic
 
 def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport,
          out_of_time: Callable[[], bool]) -> None:
-    def each(game_ids: list[int], step: Callable[[Game], Any]) -> None:
+    def each(game_ids: list[int], step: Callable[[Game], Any], claim: Callable[..., Game | None] = claim_game) -> None:
         for index, game_id in enumerate(game_ids):
             if report.more or (index and out_of_time()):  # after one game: every tick gets somewhere
                 report.more = True
                 return
-            _each(session, game_id, report, step)
+            _each(session, game_id, report, step, claim)
 
     sync_stand_ins(session, now, report=report)
     each(_ids(session, Game.paused_at.is_not(None)), lambda game: _auto_resume(session, game, now, report))
@@ -230,10 +230,11 @@ def _ids(session: Session, *conditions: Any) -> list[int]:
     return ids
 
 
-def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Game], Any]) -> None:
+def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Game], Any],
+          claim: Callable[..., Game | None] = claim_game) -> None:
     """Run `step` on one game in its own transaction; one game's failure stops no other."""
     try:
-        game = claim_game(session, game_id)
+        game = claim(session, game_id)
         if game is None:
             session.rollback()
             report.skipped.append(game_id)
@@ -331,7 +332,7 @@ def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
 
 
 def _fire_all(session: Session, due: list[int], now: datetime, report: TickReport,
-              out_of_time: Callable[[], bool], each: Callable[[list[int], Callable[[Game], Any]], None]) -> None:
+              out_of_time: Callable[[], bool], each: Callable[..., None]) -> None:
     """The missed deadlines of the games `due`, BATCH games per transaction (claimed and loaded
     together); a batch that fails is done again game by game with `each`, so only the broken
     game is left out.  The first game goes whatever the time: every tick gets somewhere."""
@@ -345,7 +346,7 @@ def _fire_all(session: Session, due: list[int], now: datetime, report: TickRepor
             report.more = _fire_batch(session, batch, now, done, lambda index: (start or index) and out_of_time())
         except Exception:  # noqa: BLE001 - done again one game at a time, each failure kept apart
             session.rollback()
-            each(batch, lambda game: _fire_one(session, game, now, report))
+            each(batch, lambda game: _fire_one(session, game, now, report), _claim_whole)
             continue
         report.merge(done)
 
@@ -358,7 +359,6 @@ def _fire_batch(session: Session, game_ids: list[int], now: datetime, report: Ti
     claimed = {game.id for game in games}
     report.skipped += [game_id for game_id in game_ids if game_id not in claimed]
     game_states(session, [game for game in games if _running(game)])  # the order logs in one query
-    read_tokens(session, list(claimed))  # and the seats' reply tokens, for their mails
     for index, game in enumerate(games):
         if stop(index):
             session.commit()
@@ -366,6 +366,11 @@ def _fire_batch(session: Session, game_ids: list[int], now: datetime, report: Ti
         _fire(session, game, now, report)
     session.commit()
     return False
+
+
+def _claim_whole(session: Session, game_id: int) -> Game | None:
+    """`claim_game`, the game read as `_fire`'s advance needs it (claim_games)."""
+    return next(iter(claim_games(session, [game_id])), None)
 
 
 def _fire_one(session: Session, game: Game, now: datetime, report: TickReport) -> None:
@@ -391,14 +396,16 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     passed = f"due{int(game.deadline_at.timestamp())}"  # the event of every mail about this miss
     play_default = policy.on_missed == "bot"
     offered = []
+    pending = list(game.pending_orders)  # as read with the lock (claim_games), before the defaults
     for seat in seats:
         seat.missed_in_row += 1
         seat.missed_total += 1
         assert seat.name is not None
         if play_default:
             text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
-            session.add(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
-                                     submitted_at=now))
+            pending.append(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
+                                        submitted_at=now))
+            session.add(pending[-1])
             changed(session, game.id)
             log_event(session, game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
                       f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
@@ -429,6 +436,9 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       topic="missed")
+    if play_default:  # the advance below takes the defaults from the game, stored (it deletes those it applies)
+        set_committed_value(game, "pending_orders", pending)
+        session.flush()
     version = game.version
     if play_default or offered:  # in this transaction: the defaults are applied once they are in
         advance(session, game.id, settle=False, at=now, commit=False)

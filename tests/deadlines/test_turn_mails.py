@@ -148,3 +148,4 @@ def test_an_aztlan_turn_mail_is_short_and_holds_the_hand_and_choices(session, an
     body = turn_mails(session, ana)[-1].body
     assert "it is your turn to place a tribe pawn." in body and "The board:" in body
     assert "Your choices (development turn): pawns left" in body and "place 1, 2" not in body
+    assert "move to" not in body  # each origin's neighbours: the board in the mail shows them

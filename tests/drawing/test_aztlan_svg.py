@@ -16,7 +16,7 @@ from engine.aztlan.board import Board, Lake, Territory, load_board  # noqa: E402
 from engine.aztlan.bots import RandomBot  # noqa: E402
 from engine.aztlan.data import packaged_board  # noqa: E402
 from engine.aztlan.game import GAME  # noqa: E402
-from pbem.games.aztlan.drawing import board_svg, pawn_colours  # noqa: E402
+from pbem.games.aztlan.drawing import TERRAIN_COLOURS, board_svg, pawn_colours  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 BOARD = packaged_board("default")
@@ -131,6 +131,31 @@ def test_terrain_fills_use_in_document_patterns():
             if el.find(f"{SVG}title") is not None}
     for t in BOARD.territories:
         assert tips[str(t.id)] == f"url(#az-{t.type})"
+
+
+def test_the_print_version_has_flat_fills_and_no_halos_and_the_same_map():
+    """A PDF's board (for_print): each terrain, the lakes and the paper in a flat colour,
+    no pattern or gradient, labels without their halo strokes; the same territories, names,
+    pawns, outlines and legend as on screen."""
+    screen, printed = board_svg(BOARD, VIEW, highlight=[12]), board_svg(BOARD, VIEW, highlight=[12], for_print=True)
+    root = parse(printed)
+    assert "url(" not in printed and root.find(f".//{SVG}pattern") is None
+    assert root.find(f".//{SVG}radialGradient") is None
+    tips = {el.find(f"{SVG}title").text.split(" ")[0]: el.get("fill") for el in root.iter(f"{SVG}path")
+            if el.find(f"{SVG}title") is not None}
+    for t in BOARD.territories:
+        assert tips[str(t.id)] == TERRAIN_COLOURS[t.type]
+    on_screen = parse(screen)
+
+    def halos(drawing: ET.Element) -> list[ET.Element]:  # the stroked text behind a label
+        return [g for g in drawing.iter(f"{SVG}g") if g.get("stroke") and g.find(f"{SVG}text") is not None]
+
+    assert halos(on_screen) and not halos(root)
+    haloed = {id(text) for g in halos(on_screen) for text in g.iter(f"{SVG}text")}
+    words = ["".join(text.itertext()) for text in on_screen.iter(f"{SVG}text") if id(text) not in haloed]
+    assert words == ["".join(text.itertext()) for text in root.iter(f"{SVG}text")]
+    for marker in ('data-highlight="12"', 'data-conflict="3"', 'data-shared="3"', "Coexistence", "Conflict"):
+        assert marker in printed
 
 
 def test_legend_and_caption():

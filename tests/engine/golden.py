@@ -130,9 +130,20 @@ def make_bots(case: Case) -> list[Any]:
     return [make_bot(kind, f"{case.seed}:{i}") for i, kind in enumerate(case.bots())]
 
 
+# Options added to the decisions after the set was recorded.  Each follows from what the
+# stream already holds (the board's adjacency, a seat's power card), so leaving them out
+# keeps every digest and loses nothing.
+ADDED_OPTIONS = ("move_to", "wild_types")
+
+
+def _as_recorded(decision: dict[str, Any]) -> dict[str, Any]:
+    options = {key: value for key, value in decision["options"].items() if key not in ADDED_OPTIONS}
+    return {**decision, "options": options}
+
+
 def decisions_json(state: Any) -> list[dict[str, Any]]:
     """Who owes what now, with each seat's private options."""
-    return [decision.private() for decision in state.decisions()]
+    return [_as_recorded(decision.private()) for decision in state.decisions()]
 
 
 def play_order(state: Any, bots: list[Any], seat: str) -> None:
@@ -153,7 +164,10 @@ def readers(state: Any) -> list[str | None]:
 
 def view_json(state: Any, reader: str | None) -> dict[str, Any]:
     """What `reader` sees, as JSON data, its events under "events" oldest first."""
-    return state.view(reader)
+    view = state.view(reader)
+    if "me" in view:
+        view["me"] = {**view["me"], "decisions": [_as_recorded(d) for d in view["me"]["decisions"]]}
+    return view
 
 
 def milestones_json(state: Any) -> list[list[Any]]:

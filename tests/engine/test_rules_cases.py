@@ -299,6 +299,24 @@ def test_move_needs_one_of_your_pawns():
         do(g, "ocelot", "place 1 move 5 to 6")
 
 
+def test_a_turns_options_name_each_pawns_destinations():
+    """... move one of his tribe pawns already on the board from one territory to an adjacent
+    territory.  Note that if there is a lake between two territories, they are not considered
+    adjacent.  (The turn's options list the territories holding the seat's pawns and, for
+    every territory, since the pawn placed this turn may move too, the territories a pawn
+    moved from it may enter; the form and the map offer only those.)"""
+    g = game(LAKE_ROW)
+    choose(g, ocelot=9, serpent=8, quetzal=7)
+    develop(g, ocelot=[1], serpent=[6], quetzal=[7])
+    develop(g, ocelot=[4], serpent=[6], quetzal=[7])
+    options = options_of(g, "ocelot")
+    assert options["move_from"] == [1, 4]
+    assert options["move_to"] == {"1": [2], "2": [1, 3], "3": [2, 4], "4": [3, 5], "5": [4, 6],
+                                  "6": [5, 7], "7": [6]}
+    do(g, "ocelot", "place 2 move 1 to 2")
+    assert pawns(g, 2) == {"ocelot": 2}
+
+
 def test_only_one_move_per_turn():
     """Each player's turn is composed of two steps: 1) Placing one pawn 2) (optional) Moving one
     pawn.  (A second move clause is a parse error.)"""
@@ -510,6 +528,15 @@ def test_wild_card_best_type_ties_go_to_the_first_type():
     position(g, {1: {"ocelot": 1}, 2: {"serpent": 1}, 3: {"ocelot": 1}, 4: {"quetzal": 1}})
     do(g, "ocelot", "score")
     assert scored(g, "ocelot")["type"] == "desert" and scored(g, "ocelot")["points"] == 2
+
+
+def test_the_wild_card_offers_every_territory_type():
+    """This power card is a sort of wild card. There isn't a territory on this power card, so
+    during the scoring phase, the player may choose the most favorable territory for his score.
+    (The scoring turn's options list the types the wild card may take; none for another card.)"""
+    g = contest(cards=dict(ocelot=4, serpent=9, quetzal=8), at={}, hands=dict(serpent=["offering"]))
+    assert options_of(g, "ocelot")["wild_types"] == ["desert", "fields", "jungle", "mountains", "city"]
+    assert options_of(g, "serpent")["wild"] is False and options_of(g, "serpent")["wild_types"] == []
 
 
 def test_only_the_wild_card_takes_a_type():

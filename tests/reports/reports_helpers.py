@@ -127,3 +127,41 @@ def squash(text: str) -> str:
 
 def dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def check_set_equals_alone(record: dict[str, Any]) -> int:
+    """Every seat's report of every scored round, and its notice after every other phase,
+    built in the set (`Moment`: the record replayed once for all seats, the board drawn once)
+    equals the one built alone (`round_report` / `phase_notice`: its own replay, no drawing
+    kept from the set); likewise `Position.next_step` and `next_step`.  Returns how many
+    contexts were compared."""
+    from datetime import datetime, timezone
+
+    from engine.records import replay
+    from pbem.games.aztlan import report as aztlan_report
+    from pbem.reports import Moment, Position, next_step, phase_notice, round_report
+
+    zones = ("Europe/Paris", "America/New_York", "Asia/Tokyo", "UTC")
+    state = replay(record)
+
+    def facts(seat: str) -> dict[str, Any]:  # each reader's own zone: a set must not mix them up
+        return {"title": TITLE, "tz": zones[state.seats.index(seat) % len(zones)],
+                "deadline": datetime(2025, 3, 7, 17, 30, tzinfo=timezone.utc),
+                "links": {"game": "https://pbem.example/games/7"}}
+
+    compared = 0
+    now = Position(record)
+    for milestone in state.milestones():
+        moment = (Moment.of_round(record, milestone.round) if milestone.scored
+                  else Moment.after_phase(record, milestone.round, milestone.phase))
+        in_set = {seat: moment.report(seat, **facts(seat)) if milestone.scored else moment.notice(seat, **facts(seat))
+                  for seat in moment.seats}
+        for seat, context in in_set.items():
+            aztlan_report._drawn.cache_clear()  # alone: nothing drawn for the set is reused
+            alone = (round_report(record, seat, milestone.round, **facts(seat)) if milestone.scored
+                     else phase_notice(record, seat, milestone.round, milestone.phase, **facts(seat)))
+            assert context == alone, f"{seat}'s {milestone} built in the set differs from the one built alone"
+            compared += 1
+    for seat in state.seats:
+        assert now.next_step(seat, **facts(seat)) == next_step(record, seat, **facts(seat))
+    return compared

@@ -18,7 +18,7 @@ from pbem.games.coatl.cards import prophecy_words, temple_words
 from pbem.reports import (final_report, phase_notice, render_html, render_mail, render_pdf, render_text,
                           reports_for_record, round_report)
 from pbem.reports.content import facts_for
-from reports_helpers import pdf_text, squash
+from reports_helpers import check_set_equals_alone, pdf_text, squash
 from tests.engine.coatl.coatl_support import coatl, play, position
 
 SEED = 7  # three rounds with completed cóatls (two cóatls in round 6), then the final report
@@ -227,3 +227,10 @@ def test_the_final_report_says_how_the_tie_break_ranked_equal_scores(cards, told
     final = presentation("coatl").report_context(state, state.view("quetzal"), base, facts)["final"]
     assert final["tie_breaks"] == [told]
     assert [row["place"] for row in final["ranking"]] == ([1, 2] if cards[0] > cards[1] else [1, 1])
+
+
+def test_a_seats_report_built_in_the_set_equals_the_one_built_alone(record):
+    """Every seat's round report and notice of a Cóatl game built from one replay for all the
+    seats (content.Moment) equals the one built alone."""
+    state = replay(record)
+    assert check_set_equals_alone(record) == len(state.seats) * len(state.milestones())

@@ -8,10 +8,11 @@ import pytest
 
 from engine.aztlan.cards import CARD_TITLES
 from engine.aztlan.scoring import domain_value
+from engine.records import replay
 from pbem.reports import ReportError, final_report, phase_notice
 from pbem.reports import round_report as age_report
 from pbem.reports.content import next_step
-from reports_helpers import NAMES, TITLE, expand, replay_to_age, replay_until
+from reports_helpers import NAMES, TITLE, check_set_equals_alone, expand, replay_to_age, replay_until
 
 
 def test_every_seat_gets_a_report_for_every_age(record, reports):
@@ -313,3 +314,10 @@ def test_example_orders_use_a_card_only_when_legal(record, kind, offered, word, 
     expected = next_step({**record, "orders": record["orders"][:upto]}, seat)
     assert any(word in text.split() for text in expected["orders"]) == shown, expected["orders"]
     _check_examples(state, seat, expected, f"{kind} with {word}")
+
+
+def test_a_seats_report_built_in_the_set_equals_the_one_built_alone(record):
+    """The report worker builds every seat's report of a milestone from one replay and one
+    board drawing (content.Moment); each seat's must be the report it gets built alone."""
+    state = replay(record)
+    assert check_set_equals_alone(record) == len(state.seats) * len(state.milestones())  # reports and notices

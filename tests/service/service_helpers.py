@@ -80,7 +80,7 @@ class _FormParser(HTMLParser):
                                         "value": a.get("value", "on" if a.get("type") in ("radio", "checkbox") else ""),
                                         "checked": "checked" in a})
         elif tag == "select":
-            self.select = {"tag": "select", "name": a.get("name", ""), "options": [], "selected": None}
+            self.select = {"tag": "select", "name": a.get("name", ""), "options": [], "selected": None, "attrs": a}
             self.current.fields.append(self.select)
         elif tag == "option" and self.select is not None:
             self.select["options"].append(a.get("value", ""))

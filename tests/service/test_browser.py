@@ -194,3 +194,75 @@ def test_every_page_fits_a_phone(served, browser):
                 .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
                 .map(e => e.tagName + '.' + e.className).slice(0, 4)""")
     assert not wide, f"pages that scroll sideways at 360 px: {wide}"
+
+
+# The territories the board outlines, in id order.
+_OUTLINED = """() => [...document.querySelectorAll('#board [data-highlight]')]
+  .map(e => Number(e.getAttribute('data-highlight'))).sort((a, b) => a - b)"""
+
+
+def _turn_with_a_move(app):
+    """A game where Ana owes a development turn with pawns of hers on the board to move,
+    reached by playing her earlier decisions through the service as a person would."""
+    from pbem.extensions import db
+    from pbem.models import Game
+    from pbem.services import play
+    from service_helpers import make_game, make_user, owed
+    from test_forced_answers import person_answer
+    with app.app_context():
+        session = db.session()
+        ana = make_user(session, "ana@example.com", "Ana")
+        game = make_game(session, ana, seed=5)
+        for _ in range(40):
+            decision = owed(session, game, ana)
+            if decision["kind"] == "turn" and decision["options"]["move_from"]:
+                return game.id, decision["options"]
+            play.submit_for_user(session, game.id, ana, person_answer(session, session.get(Game, game.id), ana),
+                                 channel="api")
+    raise AssertionError("Ana never had a pawn to move")
+
+
+def test_the_map_outlines_only_the_legal_territories_of_the_choice_being_made(served, browser):
+    """Issue 17, "legal options only": on a development turn the map outlines the territories a
+    move may leave (the API's move_from); once one is chosen, only the territories a pawn from
+    it may enter (the API's move_to for it), which are also the only ones the "to" list offers
+    and a map click can pick; the territory a pawn is placed in becomes an origin too.  At
+    desktop size and at 360 px."""
+    app, server = served
+    game_id, options = _turn_with_a_move(app)
+    origin = max(options["move_from"], key=lambda t: len(options["move_to"][str(t)]))
+    destinations = options["move_to"][str(origin)]
+    elsewhere = next(t for t in options["place"] if t not in destinations and t not in options["move_from"])
+    for width, height in ((1280, 900), (360, 740)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.set_default_timeout(30_000)
+        sign_in(page, server, "ana@example.com")
+        page.goto(f"{server}/games/{game_id}")
+        form = "form.decision[data-kind=turn]"
+        page.wait_for_selector(form)
+        assert page.evaluate(_OUTLINED) == sorted(options["move_from"]), width
+
+        page.select_option(f"{form} select[name=move_from]", str(origin))
+        assert page.evaluate(_OUTLINED) == sorted(destinations), width
+        offered = page.eval_on_selector_all(f"{form} select[name=move_to] option", "os => os.map(o => o.value)")
+        assert offered == ["", *map(str, destinations)], width
+        assert page.is_checked(f"{form} input[name=map_target][value=move_to]"), "the map picks the destination next"
+        for territory, chosen in ((elsewhere, ""), (destinations[0], str(destinations[0]))):
+            page.mouse.click(*page.evaluate(_POINT_IN, str(territory)))
+            assert page.input_value(f"{form} select[name=move_to]") == chosen, (width, territory)
+        assert sideways_scroll(page) == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"browser-move-destinations-{width}.png"))
+
+        page.select_option(f"{form} select[name=move_from]", "")
+        assert page.evaluate(_OUTLINED) == sorted(options["move_from"]), width
+
+        # The pawn placed this turn may move on: its territory becomes an origin.
+        page.select_option(f"{form} select[name=place]", str(elsewhere))
+        origins = sorted([*options["move_from"], elsewhere])
+        offered = page.eval_on_selector_all(f"{form} select[name=move_from] option", "os => os.map(o => o.value)")
+        assert offered == ["", *map(str, origins)], width
+        assert page.evaluate(_OUTLINED) == origins, width
+        page.select_option(f"{form} select[name=move_from]", str(elsewhere))
+        assert page.evaluate(_OUTLINED) == options["move_to"][str(elsewhere)], width
+        page.context.close()

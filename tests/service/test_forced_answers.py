@@ -40,6 +40,18 @@ def my_seat(game, user):
     return next(seat for seat in game.seats if seat.user_id == user.id)
 
 
+def while_running(session, game_id, steps):
+    """(step, game, state) while the game runs, read afresh each time; an error if it has
+    not ended after `steps`."""
+    for step in range(steps):
+        session.expire_all()
+        game = session.get(Game, game_id)
+        if game.status == Game.FINISHED:
+            return
+        yield step, game, game_state(session, game)
+    raise AssertionError("the game did not end")
+
+
 def log_rows(session, game_id):
     return session.execute(select(OrderLogEntry.seq, OrderLogEntry.seat, OrderLogEntry.text, OrderLogEntry.by)
                            .where(OrderLogEntry.game_id == game_id).order_by(OrderLogEntry.seq)).all()
@@ -54,19 +66,12 @@ def test_a_whole_game_asks_the_person_only_real_choices(session, ana, name):
     game_id, seat = game.id, my_seat(game, ana).name
     rules = engine.get_game(name)
     asked = 0
-    for _ in range(2000):
-        session.expire_all()
-        game = session.get(Game, game_id)
-        if game.status == Game.FINISHED:
-            break
-        state = game_state(session, game)
+    for _, game, state in while_running(session, game_id, 2000):
         owed = [d for d in state.decisions() if d.seat == seat]
         assert owed and my_seat(game, ana).waiting, "the game waits only for the person"
         assert forced_order(rules, state, seat) is None, f"asked a forced question: {owed[0].kind}"
         play.submit_for_user(session, game_id, ana, person_answer(session, game, ana), channel="api")
         asked += 1
-    else:
-        raise AssertionError("the game did not end")
     rows = log_rows(session, game_id)
     forced = [row for row in rows if row.by == "forced"]
     assert asked and all(row.seat == seat for row in forced)
@@ -190,3 +195,43 @@ def test_twin_games_one_hidden_card_apart_advance_at_the_same_times(session, ana
     assert chose, "in the twin Ana had a real choice where the plain game answered for her"
     assert second.schedule == first.schedule
     assert len(first.schedule) > 20 and all(entry[-1] is not None for entry in first.schedule)
+
+
+# ---- inline advances: a forced answer never waits for a later advance ----------------------------
+
+def test_inline_a_forced_answer_to_a_secret_question_is_filed_and_applied_in_the_advance_that_asks_it(
+        session, ana, bo):
+    """Under PBEM_ADVANCE=inline (every order advances the game in its own request, no settle
+    window): two people and two bots play a whole Aztlán game, each person answering what they
+    are asked.  A forced answer is filed by the very advance that asks the question, so after
+    each request the game never stands on a decision whose every seat has answered (an answer
+    left for some later advance to apply), and several of the forced answers were to secret
+    questions answered by more than one seat at once (a battle against several defeated seats,
+    a scoring)."""
+    from pbem.services import lobby
+
+    seed = 5  # Aztlán, four players: both people are answered battles and ties, some of them secret
+    game = make_game(session, ana, game="aztlan", players=4, bots=("random", "random"), seed=seed)
+    game_id = game.id
+    lobby.join_game(session, game_id, bo)
+    rules = engine.get_game("aztlan")
+    for step, game, state in while_running(session, game_id, 3000):
+        answered = {row.seat for row in session.scalars(select(PendingOrder).where(PendingOrder.game_id == game_id))}
+        owed = [d.seat for d in state.decisions(options=False)]
+        bots = {seat.name for seat in game.seats if seat.bot}
+        assert not all(seat in answered | bots for seat in owed), f"a complete decision waits: {owed}, {answered}"
+        person = next(user for user in (ana, bo) if my_seat(game, user).waiting)
+        seat = my_seat(game, person).name
+        order = rules.make_bot("random", f"person:{step}").order(state, state.seats.index(seat))
+        play.submit_for_user(session, game_id, person, state.order_text(order), channel="api")
+    rows = log_rows(session, game_id)
+    people = {my_seat(game, ana).name, my_seat(game, bo).name}
+    state = replay({**record(game, []), "orders": []})
+    secret_forced = 0
+    for row in rows:
+        if row.by == "forced":
+            assert row.seat in people
+            decisions = state.decisions(options=False)
+            secret_forced += decisions[0].simultaneous and len(decisions) > 1
+        state.apply(row.seat, state.parse(row.text)[0])
+    assert secret_forced >= 2, "the seed gives forced answers to secret questions of several seats"

@@ -5,6 +5,7 @@ can take."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -28,23 +29,44 @@ def strings(items):
     return [str(item) for item in items]
 
 
+# What a select shows before the seat picks: no choice at all ("none", "no move", "the best
+# type for me": the rules' own choice), or no card from the deck.
+NO_CHOICE = ("", "0")
+
+
 def no_preselected_choice(form):
-    """Nothing the seat decides is ticked for it (the map's click target is no choice)."""
+    """Nothing the seat decides is ticked or selected for it (the map's click target is no
+    choice): every radio and box unticked, every list on its "none" entry."""
     ticked = [f["name"] for f in form.fields if f.get("checked") and f["name"] != "map_target"]
     assert not ticked, ticked
+    selected = {f["name"]: form.data()[f["name"]] for f in form.fields if f["tag"] == "select"}
+    assert all(value in NO_CHOICE for value in selected.values()), selected
 
 
-def check_aztlan(form, decision, page):
+def outlined(page):
+    """The territories the map outlines."""
+    return sorted(int(t) for t in re.findall(r'data-highlight="(\d+)"', page))
+
+
+def check_aztlan(form, decision, page, view):
     kind, o = decision["kind"], decision["options"]
     no_preselected_choice(form)
     if kind == "power":
         assert values(form, "card") == strings(o["cards"])
+        assert outlined(page) == []
     elif kind == "turn":
         assert values(form, "place") == strings(o["place"])
-        assert values(form, "move_from") == strings(o["move_from"])
         assert ("eagle" in form.names()) == o["eagle"]
-        outlined = sorted(int(t) for t in re.findall(r'data-highlight="(\d+)"', page))
-        assert outlined == sorted(o["move_from"])
+        if o["eagle"]:
+            assert values(form, "eagle") == strings(o["place"])
+        assert values(form, "move_from") == strings(o["move_from"])
+        assert sorted(o["move_to"]) == sorted(strings(o["place"]))  # the pawn placed may move on
+        # Without a script: the destinations of every origin listed (the script narrows them
+        # to the chosen one's, and adds the territory placed in as an origin).
+        destinations = sorted({t for start in o["move_from"] for t in o["move_to"][str(start)]})
+        assert values(form, "move_to") == strings(destinations)
+        assert json.loads(form.field("move_to")["attrs"]["data-choices-by"]) == o["move_to"]
+        assert outlined(page) == sorted(o["move_from"])
     elif kind == "conflict":
         settle = {name[len("settle-"):] for name in form.names() if name.startswith("settle-")}
         assert settle == set(strings(o["won"] + o["tied"]))
@@ -53,34 +75,64 @@ def check_aztlan(form, decision, page):
             assert values(form, f"settle-{t}") == ["battle", "coexist"]
         for t in o["tied"]:
             assert values(form, f"settle-{t}") == ["tie", *tlatoani]
+        assert outlined(page) == sorted(o["won"] + o["tied"])
     elif kind == "reaction":
         assert form.field("territory")["value"] == str(o["territory"])
         assert values(form, "answer") == ["accept", *(["sacred"] if o["sacred_games"] else [])]
-        assert f'data-highlight="{o["territory"]}"' in page
+        assert outlined(page) == [o["territory"]]
     elif kind == "scoring":
         assert values(form, "blessing") == strings(o["blessings"])
         assert values(form, "rafts") == ([f"{a}-{b}" for a, b in o["rafts_pairs"]] if o["rafts"] else [])
         assert ("wild" in form.names()) == o["wild"]
+        assert o["wild_types"] == ([] if not o["wild"] else values(form, "wild"))
+        assert outlined(page) == sorted({t for pair in o["rafts_pairs"] for t in pair} if o["rafts"] else [])
     else:
         raise AssertionError(f"unknown kind {kind}")
 
 
-def check_coatl(form, decision, page):
+def check_coatl(form, decision, page, view):
     kind, o = decision["kind"], decision["options"]
     no_preselected_choice(form)
     if kind == "keep":
         assert values(form, "keep") == strings(o["dealt"])
         return
     choose = o if kind == "choose" else o["choose"]
-    assert sorted(values(form, "card")) == sorted(strings(choose["row"]))
+    room = choose["hand_room"]
     if kind == "choose":
         assert sorted(values(form, "discard")) == sorted(strings(o["hand"]))
-    else:
-        assert sorted(values(form, "take")) == sorted(f"{kind} {space}" for kind, spaces in o["take"].items()
-                                                      for space in spaces)
+        assert sorted(values(form, "card")) == sorted(strings(choose["row"]))
+        return
+    takeable = sorted(f"{kind} {space}" for kind, spaces in o["take"].items() for space in spaces)
+    assert sorted(values(form, "take")) == takeable
+    # The board's framed, clickable supply spaces are the same ones.
+    assert sorted(re.findall(r'<g class="space" data-territory="([^"]+)"', page)) == takeable
+    assert sorted(values(form, "card")) == sorted(strings(choose["row"] if room else []))
+    deck = min(room, choose["deck"])
+    assert values(form, "deck") == (["0", *strings(range(1, deck + 1))] if deck else [])
+    check_coatl_assembly(form, o, view)
+    check_coatl_sacrifice(form, o)
 
 
-def check_plain(form, decision, page):
+def check_coatl_assembly(form, o, view):
+    """Every step row offers the seat's own pieces (its board in the view), the prophecies
+    in its hand, and the temples it holds or shares."""
+    rows = [name[:-len("-do")] for name in form.names() if name.endswith("-do")]
+    board = next(seat["board"] for seat in view["seats"] if seat["seat"] == view["me"]["seat"])
+    for row in rows:
+        assert sorted(values(form, f"{row}-piece")) == sorted(set(board))
+        assert sorted(values(form, f"{row}-card")) == sorted(strings(o["hand"]))
+        assert values(form, f"{row}-temple") == strings(o["temples"] + o["commons"])
+
+
+def check_coatl_sacrifice(form, o):
+    """Each token offered is one the seat holds; Priest Commitment takes a shared temple."""
+    offered = values(form, "sacrifice")
+    assert {value.split()[0] for value in offered} <= {*o["sacrifice"]} <= {"pick", "future", "commit"}
+    assert [value.split()[1] for value in offered if value.startswith("commit")] == \
+        (strings(o["commons"]) if "commit" in o["sacrifice"] else [])
+
+
+def check_plain(form, decision, page, view):
     """A game with no forms of its own: a text box, and the choices listed beside it."""
     assert form.names() == ["csrf_token", "kind", "orders"]
     listed = re.search(r"Your choices:(.*?)</p>", page, re.S)
@@ -106,13 +158,14 @@ def test_every_form_offers_exactly_the_apis_options(app, client, session, ana, n
         if game.status == Game.FINISHED:
             break
         assert my_seat(game, ana).waiting
-        decisions = client.get(f"/api/games/{game_id}/view", headers=token).json["view"]["me"]["decisions"]
+        view = client.get(f"/api/games/{game_id}/view", headers=token).json["view"]
+        decisions = view["me"]["decisions"]
         page = client.get(f"/games/{game_id}").data.decode()
         forms = decision_forms(page)
         assert len(forms) == len(decisions)
         for form, decision in zip(forms, decisions, strict=True):
             assert form.field("kind")["value"] == decision["kind"]
-            check(form, decision, page)
+            check(form, decision, page, view)
             kinds.add(decision["kind"])
         play.submit_for_user(session, game_id, ana, person_answer(session, game, ana), channel="api")
     else:

@@ -72,6 +72,16 @@ def test_a_machine_without_fonts_is_told(monkeypatch):
     assert problem.startswith("no fonts found") and "fonts-dejavu-core" in problem
 
 
+def test_a_machine_without_fallback_fonts_is_told(monkeypatch):
+    """A script no installed font draws (here: fontconfig's answer without CJK and emoji)."""
+    from pbem.reports import glyphs
+
+    monkeypatch.setattr(glyphs, "covered", lambda: ([0x20, 0x900], [0x7E, 0x97F]))
+    monkeypatch.setattr(glyphs, "has_glyph", glyphs.has_glyph.__wrapped__)  # no answers cached
+    (problem,) = checks.missing_parts()
+    assert problem.startswith("no installed font draws 李 🍵:") and "fonts-noto-cjk" in problem
+
+
 def test_missing_pango_is_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # the import fails, as without Pango
     (problem,) = checks.missing_parts()

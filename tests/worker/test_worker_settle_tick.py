@@ -62,3 +62,32 @@ def test_two_ticks_never_run_at_once(client, session, workers, stack):
     assert busy == {"skipped": "another tick is running"}
     free = producer(stack.app).send_task(TICK_TASK, queue=QUEUE, ignore_result=False).get(timeout=20)
     assert free["requeued"] == [] and "at" in free
+
+
+def test_a_decision_completed_by_a_resignation_is_advanced_when_the_window_closes(
+        client, session, workers, make_user, stack):
+    """Ana resigns by mail's RESIGN CONFIRM (the service it calls) with the three others' cards
+    in and their advances done: the stand-in bot's card completes the decision inside the
+    settle window.  No beat runs and nobody posts again: the resignation's own advance must
+    come back when the window closes, as an order's advance does."""
+    from pbem.extensions import db
+    from pbem.models import User
+    from pbem.services.resign import resign_seat
+    window = 12  # long enough for the three orders' advances to finish first on a busy machine
+    game_id, headers = four_player_game(session, make_user, deadlines={"settle_seconds": window})
+    chosen = cards_for(client, game_id, headers)
+    resigning = next(iter(chosen))
+    del chosen[resigning]
+    workers.start(concurrency=2)
+    posted_at = datetime.now(timezone.utc)
+    post_all(client, game_id, headers, chosen)
+    wait_until(lambda: queue_idle(stack.redis, stack.prefix), 30, "the three orders' advances")
+    with stack.app.app_context():
+        user = db.session.scalar(select(User).where(User.display_name == "Ana"))
+        resign_seat(db.session(), game_id, user, datetime.now(timezone.utc))
+        db.session.remove()
+    assert not log_of(session, game_id)  # held by the window (were it closed, this test proves nothing)
+    wait_until(lambda: len(log_of(session, game_id)) >= 4, 60, "the cards to be applied after the window")
+    applied = session.scalars(select(OrderLogEntry.applied_at).where(OrderLogEntry.game_id == game_id)).all()
+    session.rollback()
+    assert min(applied) >= posted_at + timedelta(seconds=window)

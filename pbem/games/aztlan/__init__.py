@@ -58,8 +58,9 @@ class Aztlan(Presentation):
             return None
 
     def choice_places(self, view: Mapping[str, Any]) -> list[Any]:
-        """The territories a decision's choice can take: a move's start (a pawn goes
-        anywhere), the conflicts to settle, the battle to answer, the shores Rafts can join."""
+        """The territories a decision's choice can take: a move's origins (a pawn is placed
+        anywhere; once an origin is chosen the page's script outlines its destinations
+        instead), the conflicts to settle, the battle to answer, the shores Rafts can join."""
         places: list[Any] = []
         for decision in (view.get("me") or {}).get("decisions", []):
             options = decision.get("options") or {}
@@ -81,9 +82,10 @@ class Aztlan(Presentation):
 
     def turn_text(self, state: State, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         # Concise (notices carry the pictures): the hand and the choices, the territories
-        # left out of the choices since a development turn may name any; the board only for
-        # the decisions that name territories.
-        parts = [text.hand_text(view), self.options_text(view, leave_out=frozenset({"place"}))]
+        # left out of the choices since a development turn may name any, and a move's
+        # destinations since the board shows the neighbours; the board only for the
+        # decisions that name territories.
+        parts = [text.hand_text(view), self.options_text(view, leave_out=frozenset({"place", "move_to"}))]
         if view.get("phase") not in (CHOOSING, SCORING):
             parts.insert(0, "The board:\n" + text.board_text(state, view, names))
         return "\n\n".join(part for part in parts if part)

@@ -47,6 +47,11 @@ HALO = "#fffaf0"         # behind labels
 HIGHLIGHT = "#7b1fa2"    # bold outline of highlighted territories
 CONFLICT = "#e65100"     # dashed outline of unresolved conflicts
 WATER_INK = "#1d4f7d"
+WATER = "#a9d6f2"        # the lakes' base colour (under the waves on screen)
+PAPER = "#f7efdb"        # the paper behind the map in print (a gradient on screen)
+# The parts of a seat's view the drawing reads: all public (the pawns on the board, the
+# peoples in play, the conflicts), so every seat's view draws the same board.
+VIEW_PARTS = ("pawns", "peoples", "conflicts")
 
 SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
 SANS = "'Helvetica Neue', Helvetica, Arial, 'DejaVu Sans', sans-serif"
@@ -203,12 +208,17 @@ def _patterns(p: str, u: float) -> str:
         _pattern(f"{p}-jungle", 30, 30, u, c["jungle"], jungle),
         _pattern(f"{p}-mountains", 40, 34, u, c["mountains"], mountains),
         _pattern(f"{p}-city", 24, 24, u, c["city"], city),
-        _pattern(f"{p}-water", 38, 20, u, "#a9d6f2", water),
+        _pattern(f"{p}-water", 38, 20, u, WATER, water),
     ])
 
 
-def _terrain_fill(p: str, kind: str) -> str:
-    return f"url(#{p}-{kind})" if kind in TERRAINS else _OTHER_TERRAIN
+def _fills(p: str, for_print: bool) -> dict[str, str]:
+    """Fill of each terrain, the water and the paper: patterns and a gradient on screen,
+    their base colours in print (WeasyPrint draws a pattern tile by tile; flat fills print as
+    well and cost a fraction to draw)."""
+    if for_print:
+        return {**TERRAIN_COLOURS, "water": WATER, "paper": PAPER}
+    return {**{kind: f"url(#{p}-{kind})" for kind in (*TERRAINS, "water")}, "paper": f"url(#{p}-paper)"}
 
 
 # --- pawns ----------------------------------------------------------------------------
@@ -312,8 +322,9 @@ def _fit_lines(words: str, prefix: str, base: float, room: float, min_size: floa
 
 
 def _label(x: float, y: float, lines: list[str], prefix: str, size: float, u: float,
-           *, italic: bool = False, ink: str = "#2b2014", halo: str = HALO) -> tuple[str, float, float]:
-    """Text centred on (x, y), drawn twice: a halo stroke, then the fill.  Returns the
+           *, italic: bool = False, ink: str = "#2b2014", halo: str | None = HALO) -> tuple[str, float, float]:
+    """Text centred on (x, y), drawn twice: a halo stroke (none if `halo` is None: on flat
+    fills in print the text reads without one, at half the cost), then the fill.  Returns the
     markup and how far the block reaches above and below y.
 
     One <text> per line, positioned on the element itself, the bold prefix a <tspan>
@@ -330,10 +341,11 @@ def _label(x: float, y: float, lines: list[str], prefix: str, size: float, u: fl
             body = f'<tspan font-weight="bold">{_esc(prefix)}</tspan> {body}'
         texts.append(f'<text x="{_n(x)}" y="{_n(top + i * leading)}">{body}</text>')
     style = ' font-style="italic"' if italic else ""
-    markup = (f'<g font-size="{_n(size)}"{style}>'
-              f'<g fill="none" stroke="{halo}" stroke-width="{_n(3.6 * u)}" stroke-linejoin="round" '
-              f'stroke-opacity=".92" aria-hidden="true">{"".join(texts)}</g>'
-              f'<g fill="{ink}">{"".join(texts)}</g></g>')
+    behind = "" if halo is None else (
+        f'<g fill="none" stroke="{halo}" stroke-width="{_n(3.6 * u)}" stroke-linejoin="round" '
+        f'stroke-opacity=".92" aria-hidden="true">{"".join(texts)}</g>')
+    markup = f'<g font-size="{_n(size)}"{style}>{behind}<g fill="{ink}">{"".join(texts)}</g></g>'
+
     half = (len(lines) - 1) * leading / 2
     return markup, half + size * 0.7, half + size * 0.45
 
@@ -392,7 +404,7 @@ def _legend_peoples(view: dict[str, Any] | None, pawns: dict[int, list[tuple[str
 
 def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bool = False,
               highlight: Sequence[int] = (), title: str | None = None, width: int | None = None,
-              id_prefix: str = "az") -> str:
+              id_prefix: str = "az", for_print: bool = False) -> str:
     """The board (and, given a view, its pawns and conflicts) as a standalone SVG string.
 
     view: a per-seat view from engine/aztlan/views.py (only "pawns", "peoples" and
@@ -401,7 +413,8 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
     highlight: territory ids to outline boldly.  title: a caption above the map.
     width: the SVG's width attribute (height follows the aspect ratio); without it the
     SVG has only a viewBox and takes its size from the page.  id_prefix: prefix of every
-    id in the drawing, so several drawings can share a page.
+    id in the drawing, so several drawings can share a page.  for_print: the print version
+    (a PDF's): flat fills instead of patterns and gradient, labels without halos.
     """
     if not _PREFIX.fullmatch(id_prefix):
         raise ValueError("id_prefix must be a letter followed by up to 30 letters, digits, '-' or '_'")
@@ -413,6 +426,8 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
         raise ValueError(f"board has no geometry to draw (territory {missing.id} has no polygon)")
 
     p = id_prefix
+    fill = _fills(p, for_print)
+    halo, lake_halo = (None, None) if for_print else (HALO, "#eef7fd")
     # The drawing is made at a scale where the board's area is that of a 1000 x 1000
     # square, so sizes (fonts, pawns, strokes) and one-decimal coordinates suit any board;
     # an outer transform maps it back onto the board's own width and height.
@@ -435,7 +450,7 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
 
     top = 50 * u if title else 0.0
     legend, legend_h = _legend(p, W, top + H, u, _legend_peoples(view, pawns),
-                               shared=any(len(v) > 1 for v in pawns.values()),
+                               fill, shared=any(len(v) > 1 for v in pawns.values()),
                                conflict=bool(conflicts & {t.id for t in drawn}),
                                highlighted=bool(wanted & {t.id for t in drawn}))
     total_h = top + H + legend_h
@@ -452,14 +467,15 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
                    f'.{p}-map .territory:hover{{stroke:#1d1d1d;stroke-width:{_n(3 * u)}}}'
                    f'.{p}-map .territory:focus{{outline:none;stroke:{HIGHLIGHT};'
                    f'stroke-width:{_n(5 * u)}}}</style>')
-    out.append(f'<defs>{_patterns(p, u)}'
-               f'<radialGradient id="{p}-paper" cx="50%" cy="45%" r="75%">'
-               f'<stop offset="0" stop-color="#fbf5e6"/><stop offset="1" stop-color="#eadcb6"/>'
-               f'</radialGradient></defs>')
+    if not for_print:
+        out.append(f'<defs>{_patterns(p, u)}'
+                   f'<radialGradient id="{p}-paper" cx="50%" cy="45%" r="75%">'
+                   f'<stop offset="0" stop-color="#fbf5e6"/><stop offset="1" stop-color="#eadcb6"/>'
+                   f'</radialGradient></defs>')
 
     out.append(f'<g transform="scale({_exact(1 / k, 8)})">' if k != 1 else "<g>")
     # Paper, map frame and caption.
-    out.append(f'<rect width="{_n(W)}" height="{_n(total_h)}" fill="url(#{p}-paper)"/>')
+    out.append(f'<rect width="{_n(W)}" height="{_n(total_h)}" fill="{fill["paper"]}"/>')
     out.append(f'<rect x="{_n(5 * u)}" y="{_n(top + 5 * u)}" width="{_n(W - 10 * u)}" '
                f'height="{_n(H - 10 * u)}" fill="none" stroke="#9c8458" stroke-width="{_n(2.2 * u)}"/>'
                f'<rect x="{_n(10 * u)}" y="{_n(top + 10 * u)}" width="{_n(W - 20 * u)}" '
@@ -491,7 +507,7 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
             tip += "; no pawns"
         if t.id in conflicts:
             tip += "; conflict to resolve"
-        attrs = _attrs(d=_path(shape[t.id]), fill=_terrain_fill(p, t.type))
+        attrs = _attrs(d=_path(shape[t.id]), fill=fill.get(t.type, _OTHER_TERRAIN))
         if clickable:
             spoken = f"Territory {t.id}, {t.name}, {kind.lower()}"
             if here:
@@ -509,25 +525,27 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
             continue
         polygon = lake_shape[lake.id]
         shores = ", ".join(str(s) for s in lake.shores)
-        out.append(f'<path d="{_path(polygon)}" fill="url(#{p}-water)" stroke="#3d7fb3" '
+        out.append(f'<path d="{_path(polygon)}" fill="{fill["water"]}" stroke="#3d7fb3" '
                    f'stroke-width="{_n(2.2 * u)}" stroke-linejoin="round">'
                    f'<title>{_esc(lake.name)} \u2014 shores {_esc(shores)}</title></path>')
         x, y = _centroid(polygon)
         room = _chord(x, y, polygon) * 0.85 or 150 * u
         lines, fs = _fit_lines(lake.name, "", 16 * u, room, 10 * u)
-        markup, above, below = _label(x, y, lines, "", fs, u, italic=True, ink=WATER_INK, halo="#eef7fd")
+        markup, above, below = _label(x, y, lines, "", fs, u, italic=True, ink=WATER_INK, halo=lake_halo)
         lake_labels.append(markup)
         half = max(_text_width(line, fs) for line in lines) / 2
         lake_boxes.append((x - half, y - above, x + half, y + below))
 
     # Outlines: highlight (bold, solid) and open conflicts (dashed), above all fills.
+    def highlight_pair(d: str, ident: str) -> str:  # a halo, then the outline itself
+        return (f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(11 * u)}" stroke-opacity=".85"/>'
+                f'<path d="{d}" stroke="{HIGHLIGHT}" stroke-width="{_n(7 * u)}" class="{p}-highlight"{ident}/>')
+
     outline = []
     for t in drawn:
         d = _path(shape[t.id])
         if t.id in wanted:
-            outline.append(f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(11 * u)}" '
-                           f'stroke-opacity=".85"/><path d="{d}" stroke="{HIGHLIGHT}" '
-                           f'stroke-width="{_n(7 * u)}" class="{p}-highlight" data-highlight="{t.id}"/>')
+            outline.append(highlight_pair(d, f' data-highlight="{t.id}"'))
         if t.id in conflicts:
             if t.id not in wanted:  # else the dashes run along the middle of the highlight
                 outline.append(f'<path d="{d}" stroke="#ffffff" stroke-width="{_n(7 * u)}" '
@@ -536,8 +554,11 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
                            f'stroke-width="{_n((4 if t.id in wanted else 4.5) * u)}" '
                            f'stroke-dasharray="{_n(14 * u)} {_n(7 * u)}" '
                            f'class="{p}-conflict" data-conflict="{t.id}"/>')
-    if outline:
-        out.append(f'<g fill="none" stroke-linejoin="round" pointer-events="none">{"".join(outline)}</g>')
+    if outline or clickable:  # a page's script outlines the choice being made in this group
+        out.append(f'<g fill="none" stroke-linejoin="round" pointer-events="none" data-outlines="">'
+                   f'{"".join(outline)}</g>')
+    if clickable:  # ... drawing its outlines like this hidden pair
+        out.append(f'<g display="none" data-outline-model="">{highlight_pair("M0 0", "")}</g>')
 
     rose = _compass([*shape.values(), *lake_shape.values()], W, H, u)
     if rose:
@@ -549,7 +570,7 @@ def board_svg(board: Board, view: dict[str, Any] | None = None, *, clickable: bo
         lx, ly = label_at[t.id]
         room = _chord(lx, ly, shape[t.id]) * 0.9 or 120 * u
         lines, fs = _fit_lines(t.name, str(t.id), 15 * u, room, 9 * u)
-        markup, above, below = _label(lx, ly, lines, str(t.id), fs, u)
+        markup, above, below = _label(lx, ly, lines, str(t.id), fs, u, halo=halo)
         half = max([_text_width(f"{t.id} {lines[0]}", fs),
                     *(_text_width(line, fs) for line in lines[1:])]) / 2
         box = (lx - half, ly - above, lx + half, ly + below)
@@ -627,7 +648,7 @@ def _compass(shapes: list[Sequence[Point]], W: float, H: float, u: float) -> str
     return ""
 
 
-def _legend(p: str, W: float, y0: float, u: float, peoples: list[str], *, shared: bool,
+def _legend(p: str, W: float, y0: float, u: float, peoples: list[str], fill: dict[str, str], *, shared: bool,
             conflict: bool, highlighted: bool) -> tuple[str, float]:
     """The legend below the map: terrain swatches, then peoples and markers in use.
     Entries flow left to right and wrap.  Returns the markup and its height."""
@@ -640,7 +661,7 @@ def _legend(p: str, W: float, y0: float, u: float, peoples: list[str], *, shared
         sw = 34 * u
         entries[0].append((sw + 8 * u + _text_width(name, fs), (
             f'<rect x="0" y="{_n(-11 * u)}" width="{_n(sw)}" height="{_n(22 * u)}" rx="{_n(3 * u)}" '
-            f'fill="url(#{p}-{kind})" stroke="{INK}" stroke-width="{_n(1.2 * u)}"/>'
+            f'fill="{fill[kind]}" stroke="{INK}" stroke-width="{_n(1.2 * u)}"/>'
             f'<text x="{_n(sw + 8 * u)}" y="{_n(fs * 0.36)}">{_esc(name)}</text>')))
     for people in peoples:
         colours = _people_colours(people)

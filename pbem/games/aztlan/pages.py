@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from engine.aztlan.board import TERRAIN_TYPES, Board
+from engine.aztlan.board import Board
 from engine.core import State
 from pbem.games.aztlan import drawing
 from pbem.games.aztlan.rules import card_meaning, power_meaning
@@ -41,8 +41,7 @@ def page_context(state: State, view: Mapping[str, Any]) -> dict[str, Any]:
     return {"board": board, "territory_names": territory_names(board),
             "territories": territory_rows(board, view),
             "cards": {card.number: card for card in edition.power_cards},
-            "card_title": card_title, "card_meaning": card_meaning, "power_meaning": power_meaning,
-            "terrain_types": TERRAIN_TYPES}
+            "card_title": card_title, "card_meaning": card_meaning, "power_meaning": power_meaning}
 
 
 def board_svg(board: Board, view: Mapping[str, Any], *, clickable: bool, highlight: Sequence[Any],

@@ -9,11 +9,12 @@ the game.
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any, Mapping
 
 from engine.aztlan.cards import CARD_TITLES
-from pbem.games.aztlan.drawing import TERRAIN_COLOURS, board_svg, pawn_colours
+from pbem.games.aztlan.drawing import TERRAIN_COLOURS, VIEW_PARTS, board_svg, pawn_colours
 from pbem.games.reporting import Facts, round_events
 from pbem.text import MAX_TITLE, clean_text
 
@@ -143,14 +144,41 @@ def _control(events: list[dict[str, Any]], seats: tuple[str, ...]) -> dict[str, 
     return {seat: seat for seat in seats}
 
 
-def _board_svg(game: _Game, view: dict[str, Any], caption: str, highlight: list[int]) -> dict[str, Any]:
-    """The board from the reader's view, as SVG (None if the board has no geometry)."""
-    alt = f"The board after {caption}"
+class _Same:
+    """A key that stands for one object by identity (the state's board: not hashable by value)."""
+
+    __slots__ = ("thing",)
+
+    def __init__(self, thing: Any):
+        self.thing = thing
+
+    def __hash__(self) -> int:
+        return id(self.thing)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.thing is self.thing
+
+
+@lru_cache(maxsize=8)  # every seat's report of a moment shows the same board: drawn once
+def _drawn(board: _Same, public: str, highlight: tuple[int, ...], for_print: bool) -> str | None:
     try:
-        svg = board_svg(game.board, view, highlight=highlight, title=game.board.title, id_prefix="rb")
+        return board_svg(board.thing, json.loads(public), highlight=highlight, title=board.thing.title,
+                         id_prefix="rb", for_print=for_print)
     except ValueError:  # a board without geometry
-        svg = None
-    return {"svg": svg, "alt": alt, "caption": caption}
+        return None
+
+
+def _board_svg(game: _Game, view: dict[str, Any], caption: str, highlight: list[int], *,
+               for_print: bool = False) -> dict[str, Any]:
+    """The board from the reader's view, as SVG (None if the board has no geometry), and with
+    `for_print` its print version too (`print_svg`, for the PDF).  The drawing reads only the
+    view's public parts, so it is drawn once for all the seats of a moment."""
+    public = json.dumps({part: view.get(part) for part in VIEW_PARTS}, sort_keys=True)
+    board, shown = _Same(game.board), tuple(highlight)
+    picture = {"svg": _drawn(board, public, shown, False), "alt": f"The board after {caption}", "caption": caption}
+    if for_print:
+        picture["print_svg"] = _drawn(board, public, shown, True)
+    return picture
 
 
 # --- the sections ------------------------------------------------------------------------
@@ -563,7 +591,7 @@ def report_context(state: Any, view: dict[str, Any], context: dict[str, Any], fa
         "game": game.header(),
         "reader": {**game.seat(seat, control.get(seat, seat)), "points": me_entry["points"],
                    "total": me_entry["total"], "place": place},
-        "board": _board_svg(game, view, "the conflicts of age %d" % age, []),
+        "board": _board_svg(game, view, "the conflicts of age %d" % age, [], for_print=True),
         "cards": cards,
         "conflicts": conflicts,
         "played": played,

@@ -1,0 +1,178 @@
+"""Azteca's bots.  `random` gives any legal order, read from the seat's own decision options
+only (what the seat may know)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
+                                  Offer, Order, Place, Play, Send, parse_line)
+from engine.azteca.war_orders import Move, Plan, Reorganise
+
+PLAY_CHANCE = 0.2  # how often the random bot plays a card it may play before answering
+
+
+def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
+    """Counters of each kind ("w", "j") dealt one by one into random boxes with room."""
+    boxes: dict[str, list[int]] = {box: [0, 0] for box in room}
+    for index, kind in enumerate(("w", "j")):
+        for _ in range(counts[kind]):
+            open_boxes = [box for box in boxes if sum(boxes[box]) < room[box]]
+            if not open_boxes:
+                break
+            boxes[rng.choice(open_boxes)][index] += 1
+    return boxes
+
+
+def _boxes(placed: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
+    return tuple((box, *placed[box]) for box in BOXES if box in placed and sum(placed[box]))  # type: ignore[misc]
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(f"azteca-random:{seed}")
+
+    def order(self, state: Any, s: int) -> Order:
+        decision = state.decision_of(s)
+        playable = decision.options.get("play")
+        if playable and self.rng.random() < PLAY_CHANCE:  # a play never answers: asked again after
+            card = self.rng.choice(sorted(playable))
+            return Play(card, self.rng.choice(playable[card]))
+        return getattr(self, f"_{decision.kind}")(decision.options)
+
+    def _dike(self, options: dict[str, Any]) -> Order:
+        return Dike(self.rng.choice(options["shores"]))
+
+    def _army(self, options: dict[str, Any]) -> Order:
+        room = {box: options["box_limit"] for box in options["boxes"]}
+        return Army(_boxes(_spread(self.rng, {"w": options["warriors"], "j": options["jaguars"]}, room)))
+
+    def _place(self, options: dict[str, Any]) -> Order:
+        return Place(self.rng.choice(options["territories"]))
+
+    def _cards(self, options: dict[str, Any]) -> Order:
+        return Discard(tuple(sorted(card for card in options["hand"] if self.rng.random() < 0.3)))
+
+    def _purchase(self, options: dict[str, Any]) -> Order:
+        rng, costs, left = self.rng, options["costs"], options["stock"]
+        tributes = rng.randint(0, options["tributes"])  # spend up to this much, keep the rest
+        generals = []
+        for general in options["generals"]:  # a new general needs a warrior too
+            if rng.random() < 0.5 and costs["general"] + costs["warrior"] <= tributes:
+                generals.append(general)
+                tributes -= costs["general"]
+        alive = [box for box in BOXES if box == "R" or box in generals or box not in options["generals"]]
+        room = {box: options["box_limit"] - sum(options["chart"][box]) for box in alive}
+        jaguars = min(left["jaguars"], rng.randint(0, tributes // costs["jaguar"]))
+        tributes -= jaguars * costs["jaguar"]
+        warriors = min(left["warriors"], tributes // costs["warrior"], len(generals) + rng.randint(0, 3))
+        tributes -= warriors * costs["warrior"]
+        placed = _spread(rng, {"w": warriors, "j": jaguars}, room)
+        generals = [general for general in generals if sum(placed[general])]  # a new general needs troops
+        boats = min(left["boats"], rng.randint(0, 1), tributes // costs["boat"])
+        tributes -= boats * costs["boat"]
+        pochtecas = min(left["pochtecas"], rng.randint(0, 1), tributes // costs["pochteca"])
+        tributes -= pochtecas * costs["pochteca"]
+        dikes = (rng.choice(options["dikes"]),) if options["dikes"] and tributes >= costs["dike"] and rng.random() < 0.5 else ()
+        buy = Buy(_boxes(placed), tuple(sorted(generals)), pochtecas, boats, dikes)
+        return buy if self._affordable(buy, options) else Buy()
+
+    @staticmethod
+    def _affordable(buy: Buy, options: dict[str, Any]) -> bool:
+        costs = options["costs"]
+        cost = (sum(w for _, w, _ in buy.boxes) * costs["warrior"] + sum(j for _, _, j in buy.boxes) * costs["jaguar"]
+                + len(buy.generals) * costs["general"] + buy.pochtecas * costs["pochteca"]
+                + buy.boats * costs["boat"] + len(buy.dikes) * costs["dike"])
+        return cost <= options["tributes"] and all(
+            box == "R" or box in buy.generals or box not in options["generals"] for box, _, _ in buy.boxes)
+
+    def _look(self, options: dict[str, Any]) -> Order:
+        return Look(tuple(sorted(self.rng.sample(options["lots"], options["look"]))))
+
+    def _bid(self, options: dict[str, Any]) -> Order:
+        if self.rng.random() < 0.2:
+            return Bid(None)
+        return Bid(self.rng.choice(options["lots"]), self.rng.randint(0, options["tributes"]))
+
+    def _rebid(self, options: dict[str, Any]) -> Order:
+        return Bid(options["lot"], self.rng.randint(0, options["tributes"]))
+
+    def _send(self, options: dict[str, Any]) -> Order:
+        """Each pochteca to a different territory or on an expedition (some kept home); every
+        boat in a random zone."""
+        rng = self.rng
+        free = list(options["destinations"])
+        rng.shuffle(free)
+        sent = []
+        for letter in options["pochtecas"]:
+            if rng.random() < 0.3 or not free:
+                sent.append((letter, EXPEDITION))
+            elif rng.random() < 0.9:
+                sent.append((letter, free.pop()))
+        boats: dict[int, int] = {}
+        for _ in range(options["boats"]):
+            zone = rng.choice(options["zones"])
+            boats[zone] = boats.get(zone, 0) + 1
+        return Send(tuple(sent), tuple(sorted(boats.items())))
+
+    def _mission(self, options: dict[str, Any]) -> Order:
+        """A random mission for each pochteca, dropped when the Tributes or assimilations run out."""
+        tributes, room, chosen = options["tributes"], options["assimilations"], []
+        for letter, choice in sorted(options["pochtecas"].items()):
+            mission = self.rng.choice(choice["missions"])
+            price = options["prices"][mission]
+            if mission != "none" and price <= tributes and (mission != "assimilation" or room > 0):
+                tributes -= price
+                room -= mission == "assimilation"
+                chosen.append((letter, mission))
+        return Missions(tuple(chosen))
+
+    def _attack(self, options: dict[str, Any]) -> Order:
+        if self.rng.random() < 0.5:
+            return Attack(None)
+        zone, seat = self.rng.choice(options["targets"])
+        return Attack(zone, seat)
+
+    def _join(self, options: dict[str, Any]) -> Order:
+        return Join(self.rng.choice(options["sides"]))
+
+    def _fight(self, options: dict[str, Any]) -> Order:
+        return Fight(self.rng.random() < 0.6)
+
+    def _plan(self, options: dict[str, Any]) -> Order:
+        rng = self.rng
+        maybe = lambda value: value if rng.random() < 0.5 else None  # noqa: E731 - None leaves it asked
+        allow = maybe(tuple(sorted(seat for seat in options["seats"] if rng.random() < 0.5)))
+        return Plan(tuple(a for a in options["armies"] if rng.random() < 0.5), allow, maybe(rng.randint(0, 4)),
+                    maybe(rng.randint(0, 4)), maybe(rng.choice(("warriors", "jaguars"))),
+                    maybe(rng.choice(("warrior", "jaguar", "none"))), maybe(rng.random() < 0.5))
+
+    def _march(self, options: dict[str, Any]) -> Order:
+        rng = self.rng
+        if options["together"] and rng.random() < 0.2:
+            boxes = rng.choice(options["together"])
+            counts = {"w": sum(options["chart"][b][0] for b in boxes), "j": sum(options["chart"][b][1] for b in boxes)}
+            placed = _spread(rng, counts, {box: options["box_limit"] for box in boxes})
+            return Reorganise(tuple((box, *placed[box]) for box in BOXES if box in placed))  # type: ignore[misc]
+        moves = [(army, where) for army, places in sorted(options["moves"].items()) for where in places]
+        if not moves or rng.random() < 0.2:
+            return Move(None)
+        army, where = rng.choice(moves)
+        raid = options["raid"] and where not in options["mine"] and rng.random() < 0.3
+        return Move(army, (where,), raid)
+
+    def _answer(self, options: dict[str, Any]) -> Order:
+        return parse_line(self.rng.choice(options["orders"]))
+
+    _reserve = _cousin = _losses = _retreat = _promote = _answer
+
+    def _urn(self, options: dict[str, Any]) -> Order:
+        return Offer("quetzalcoatl", self.rng.randint(0, options["sacrifice"]))
+
+    def _tezcatlipoca(self, options: dict[str, Any]) -> Order:
+        return Offer("tezcatlipoca", self.rng.randint(0, options["sacrifice"]))
+
+
+BOTS = {"random": RandomBot}

@@ -1,0 +1,1 @@
+"""Azteca's presentation: so far the board drawing (drawing.py), from a reader's view."""
