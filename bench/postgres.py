@@ -25,7 +25,17 @@ def _execute(*statements: str) -> None:
 def create_schema(name: str) -> str:
     """A fresh, empty schema, and the SQLAlchemy URL that works in it."""
     _execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE', f'CREATE SCHEMA "{name}"')
-    return f"{POSTGRES}?options=-csearch_path%3D{name}"
+    return _url(name)
+
+
+def schema_url(name: str) -> str:
+    """The schema as it is (made empty if missing), and the SQLAlchemy URL that works in it."""
+    _execute(f'CREATE SCHEMA IF NOT EXISTS "{name}"')
+    return _url(name)
+
+
+def _url(schema: str) -> str:
+    return f"{POSTGRES}?options=-csearch_path%3D{schema}"
 
 
 def drop_schema(name: str) -> None:

@@ -41,20 +41,28 @@ def seat_tokens(session: Session, game_id: int, seats: Collection[str]) -> dict[
 def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | None = None) -> str:
     """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
     assert seat.name is not None, "seats are named when the game starts"
-    return reply_address(seat_token(session, seat.game_id, seat.name), domain=(settings or load()).domain)
+    token = _loaded_token(seat) or seat_token(session, seat.game_id, seat.name)
+    return reply_address(token, domain=(settings or load()).domain)
 
 
 def seat_reply_addresses(session: Session, seats: Collection[Seat]) -> dict[str, str]:
     """`seat_reply_address` of these started seats of one game, by seat name: their live
     tokens as read with the game's lock (`Seat.reply_tokens`, pbem/services/locking.py),
     else read in one query."""
-    tokens = {seat.name: seat.reply_tokens[-1].token for seat in seats
-              if "reply_tokens" not in inspect(seat).unloaded and seat.reply_tokens}
+    tokens = {seat.name: token for seat in seats if (token := _loaded_token(seat))}
     missing = [seat.name for seat in seats if seat.name not in tokens]
     if missing:
         tokens.update(seat_tokens(session, next(iter(seats)).game_id, missing))
     domain = load().domain
     return {str(name): reply_address(token, domain=domain) for name, token in tokens.items()}
+
+
+def _loaded_token(seat: Seat) -> str | None:
+    """The seat's newest live token if read with its game (`Seat.reply_tokens`, loaded by
+    pbem/services/locking.py for an advance or the deadline tick), without a query."""
+    if "reply_tokens" in inspect(seat).unloaded or not seat.reply_tokens:
+        return None
+    return seat.reply_tokens[-1].token
 
 
 def replace_token(session: Session, game_id: int, seat: str) -> str:

@@ -43,12 +43,13 @@ from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
 from pbem.services import game_over
-from pbem.services.errors import StaleGame
+from pbem.services.errors import NotFound, StaleGame
 from pbem.services.locking import bump_version, lock_game, unit_of_work
 from pbem.services.announce import notify_advanced
 from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
+from pbem.tasks import after_commit
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -77,10 +78,15 @@ def settle_seconds(policy: dict[str, Any] | None) -> int:
 
 
 @unit_of_work
-def advance(session: Session, game_id: int, *, settle: bool = True, at: datetime | None = None) -> Advanced:
+def advance(session: Session, game_id: int, *, settle: bool = True, at: datetime | None = None,
+            commit: bool = True) -> Advanced:
     """Apply what can be applied now.  `settle=False` ignores the settle window (inline mode
     has no worker to come back when the window closes).  `at`: the time a new decision
-    begins (its deadline counts from it); now by default (the deadline tick passes its clock)."""
+    begins (its deadline counts from it); now by default (the deadline tick passes its clock).
+    `commit=False`: the caller holds the game's lock and commits (the deadline tick, many games
+    per transaction); a stale game then raises at once, as the caller's other work is undone."""
+    if not commit:
+        return _advance_once(session, game_id, settle, at or now(), commit=False)
     for attempt in range(MAX_ATTEMPTS):
         try:
             return _advance_once(session, game_id, settle, at or now())
@@ -106,11 +112,17 @@ def _queued_turns(game: Game) -> dict[str, list[QueuedTurn]]:
     return turns
 
 
-def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None) -> Advanced:
+def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None,
+                  commit: bool = True) -> Advanced:
     # With everything it works on: the people its mails go to, the orders pending and queued.
-    game = lock_game(session, game_id, people=True, pending=True, queued=True)
+    # Without commit the caller holds the lock already, the game so read (locking.claim_games).
+    game = lock_game(session, game_id, people=True, pending=True, queued=True) if commit \
+        else session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
     if game.status != Game.ACTIVE:
-        session.rollback()  # release the lock
+        if commit:
+            session.rollback()  # release the lock
         return Advanced(version=game.version, finished=game.status == Game.FINISHED)
     state = game_state(session, game).clone()
     before = len(state.order_log())
@@ -169,9 +181,10 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         game_over.ended(session, game)  # in this transaction: a league learns it with the result
     key = cache_key(session, game)
     version, finished = game.version, state.is_over()
-    session.commit()
-    if lines:
-        remember(key, state)  # only once committed: an uncommitted state must never be served
+    if lines:  # only once committed: an uncommitted state must never be served
+        after_commit(session, lambda: remember(key, state))
+    if commit:
+        session.commit()
     return Advanced(lines, version, finished, run.settle_until)
 
 

@@ -31,7 +31,7 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
-    query = _lock_query(people, pending, queued)
+    query = _lock_query(people, pending, queued, False)
     game = session.scalars(query, {"game_id": game_id}).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
@@ -39,14 +39,15 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
 
 
 @cache
-def _lock_query(people: bool, pending: bool, queued: bool) -> Select[tuple[Game]]:
-    """`lock_game`'s statement, built once per kind: a statement this rich costs more to build
-    and key for the statement cache than to run."""
-    query = select(Game).where(Game.id == bindparam("game_id"))
+def _lock_query(people: bool, pending: bool, queued: bool, many: bool) -> Select[tuple[Game]]:
+    """`lock_game`'s statement (`many`: `claim_games`', for the ids "game_ids"), built once per
+    kind: a statement this rich costs more to build and key for the statement cache than to run."""
+    query = select(Game).where(Game.id.in_(bindparam("game_ids", expanding=True)) if many
+                               else Game.id == bindparam("game_id"))
     if people:
         # The seats' rows are locked too (an advance moves their news cursors): joined, not
         # outer-joined, as PostgreSQL locks no row of an outer join's optional side.
-        query = query.join(Game.seats).order_by(Seat.position).options(
+        query = query.join(Game.seats).order_by(Game.id, Seat.position).options(
             contains_eager(Game.seats).joinedload(Seat.user).joinedload(User.addresses),
             contains_eager(Game.seats).joinedload(Seat.reply_tokens)).with_for_update(of=[Game, Seat])
     else:
@@ -65,6 +66,25 @@ def claim_game(session: Session, game_id: int) -> Game | None:
         return lock_game(session, game_id)
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
                           .execution_options(populate_existing=True))
+
+
+def claim_games(session: Session, game_ids: list[int]) -> list[Game]:
+    """`claim_game` for many games, in order of id, each read as `lock_game(people=True,
+    pending=True, queued=True)` reads it (for `advance(commit=False)`), in two statements
+    however many: those another transaction holds are left out."""
+    if session.get_bind().dialect.name == "sqlite":  # its one write lock, taken up front (lock_game)
+        session.execute(update(Game).where(Game.id.in_(game_ids)).values(version=Game.version)
+                        .execution_options(synchronize_session=False))
+        claimed = list(game_ids)
+    else:
+        # Skipping only games: the seats are then locked by waiting (a seat skipped in the join
+        # below would silently be missing from its game).
+        claimed = list(session.scalars(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
+                                       .with_for_update(skip_locked=True)))
+    if not claimed:
+        return []
+    query = _lock_query(True, True, True, True)
+    return list(session.scalars(query, {"game_ids": claimed}).unique())
 
 
 def bump_version(session: Session, game: Game, **changes: Any) -> None:

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, contains_eager, selectinload
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
 from pbem.outbox.delivery import RECAP
-from pbem.outbox.messages import send_mail
+from pbem.outbox.messages import queued_keys, send_mail
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.services import links
 from pbem.services.links import base_url
@@ -242,12 +242,15 @@ def _digests(session: Session, user_ids: list[int], now: datetime) -> list[int]:
     cursors = _locked_cursors(session, [seat.id for mine in seats.values() for seat in mine])
     states = game_states(session, {seat.game_id: seat.game for mine in seats.values() for seat in mine}.values())
     moved, mailed = [], []
+    days = {user.id: now.astimezone(zone(user.time_zone)).date() for user in users}
+    keys = {user.id: f"digest:{user.id}:{days[user.id].isoformat()}" for user in users}
+    done = queued_keys(session, list(keys.values()))  # one query for the batch (each person's row is locked)
     with session.no_autoflush:  # the mails go in together at the commit, not one per query
         for user in users:
             mine = seats[user.id]
             if any(seat.id not in cursors for seat in mine):
                 continue  # an advance of one of their games is telling them right now: next tick
-            day = now.astimezone(zone(user.time_zone)).date()
+            day = days[user.id]
             sections = []
             for seat in mine:
                 news = _news(seat.game, states[seat.game_id], seat, cursors[seat.id])
@@ -257,11 +260,12 @@ def _digests(session: Session, user_ids: list[int], now: datetime) -> list[int]:
                                     + "\n" + _footer(links.game(base_url(), seat.game.id)))
             address = user.primary_address
             if sections and address:
-                send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
-                          "What happened in your games since the last news:\n\n" + "\n".join(sections)
-                          + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
-                          f"change it on your profile:\n{links.profile(base_url())}\n",
-                          topic=TOPIC, key=f"digest:{user.id}:{day.isoformat()}")
+                if keys[user.id] not in done:  # else queued already (today's done mark was lost)
+                    send_mail(session, address, f"Your games on {day.isoformat()}: what your opponents did",
+                              "What happened in your games since the last news:\n\n" + "\n".join(sections)
+                              + f"\nOne mail a day at {user.digest_hour:02d}:00 ({user.time_zone}); "
+                              f"change it on your profile:\n{links.profile(base_url())}\n",
+                              topic=TOPIC, key=keys[user.id], key_checked=True)
                 mailed.append(user.id)
             user.digest_on = day
     if moved:

@@ -2,10 +2,11 @@
 
 `tick(session, now)` is the beat task's command (every 30 s; docs/deadlines.md).  It takes
 the time as an argument and never reads the clock itself, so tests drive it with any `now`.
-Each game is handled in its own short transaction under the game's lock (FOR UPDATE SKIP
-LOCKED on PostgreSQL: a game someone else holds is left for the next tick; SQLite takes
-its write lock), and every condition is checked again under that lock, so two ticks that
-overlap never both act on one deadline.  In order:
+Each game is handled in a short transaction under the game's lock (its own, or for missed
+deadlines one per BATCH games, done again game by game if it fails; FOR UPDATE SKIP LOCKED
+on PostgreSQL: a game someone else holds is left for the next tick; SQLite takes its write
+lock), and every condition is checked again under that lock, so two ticks that overlap never
+both act on one deadline.  In order:
 
 1. Outage back-off: if the previous tick was more than OUTAGE_GAP ago, every deadline
    that fell due meanwhile moves to now + OUTAGE_GRACE instead of firing; the hosts are
@@ -42,6 +43,7 @@ from typing import Any, Callable
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import get_game
 from engine.core import GameState, OrderError
@@ -53,14 +55,14 @@ from pbem.services.errors import StaleGame
 from pbem.services.events import log_event, round_prefix, seat_title
 from pbem.services.host import PAUSE_LIMIT, pause_left, resume
 from pbem.services.links import base_url
-from pbem.services.locking import bump_version, claim_game
+from pbem.services.locking import bump_version, claim_game, claim_games
 from pbem.services.moves_mail import send_digests
 from pbem.services.notify import mail_seat, mail_user
 from pbem.services.policy import policy_of
 from pbem.services.clock import clock_text
 from pbem.services.schedule import (REMINDER_HOURS, current_kind, due_of, owing, passed_reminder, schedule,
                                     whole_seconds)
-from pbem.services.state import cache_key, game_state, remember
+from pbem.services.state import game_state, game_states
 from pbem.services.takeover import offer_seat
 from pbem.services.vacations import sync_stand_ins
 from pbem.timezones import when
@@ -70,6 +72,9 @@ log = logging.getLogger(__name__)
 OUTAGE_GAP = timedelta(hours=1)  # a longer gap between ticks is an outage
 OUTAGE_GRACE = timedelta(hours=24)  # deadlines that fell due in an outage move to now + this
 TICK_BUDGET = 60.0  # seconds of work per tick: half a task's soft time limit (pbem/tasks.py)
+# Missed deadlines per transaction: claimed and loaded in a few statements, one commit; small
+# enough that an order sent to one of them waits a few seconds at most for the batch's lock.
+BATCH = 25
 
 
 @dataclass
@@ -90,6 +95,16 @@ class TickReport:
     failed: list[int] = field(default_factory=list)  # games a step raised on (kept in tick_failures)
     errors: dict[int, str] = field(default_factory=dict)  # the failed games' errors, for operators
     more: bool = False  # the budget ran out with work left: the next tick goes on with it
+
+    def merge(self, other: TickReport) -> None:
+        """Add the lists of `other` (a part of this tick done in a transaction of its own)."""
+        for name in ("pushed", "defaulted", "missed", "offered", "reminded", "stand_ins", "resumed", "scheduled",
+                     "skipped", "digests"):
+            getattr(self, name).extend(getattr(other, name))
+        for game_id, error in other.errors.items():
+            if game_id not in self.errors:
+                self.failed.append(game_id)
+            self.errors[game_id] = error
 
     def fail(self, game_id: int, error: BaseException) -> None:
         if game_id not in self.errors:
@@ -126,12 +141,12 @@ def tick(session: Session, now: datetime, *, budget: float = TICK_BUDGET) -> Tic
 
 def _run(session: Session, now: datetime, gap: timedelta | None, report: TickReport,
          out_of_time: Callable[[], bool]) -> None:
-    def each(game_ids: list[int], step: Callable[[Game], Any]) -> None:
+    def each(game_ids: list[int], step: Callable[[Game], Any], claim: Callable[..., Game | None] = claim_game) -> None:
         for index, game_id in enumerate(game_ids):
             if report.more or (index and out_of_time()):  # after one game: every tick gets somewhere
                 report.more = True
                 return
-            _each(session, game_id, report, step)
+            _each(session, game_id, report, step, claim)
 
     sync_stand_ins(session, now, report=report)
     each(_ids(session, Game.paused_at.is_not(None)), lambda game: _auto_resume(session, game, now, report))
@@ -143,7 +158,7 @@ def _run(session: Session, now: datetime, gap: timedelta | None, report: TickRep
         each(due, lambda game: _push_back(session, game, now, gap, hosts, report))
         _mail_hosts_outage(session, hosts, gap, now)
     else:
-        each(due, lambda game: _fire(session, game, now, report))
+        _fire_all(session, due, now, report, out_of_time, each)
     each(_reminders_due(session, now), lambda game: _remind(session, game, now, report))
     session.rollback()  # end the read transaction of the selections
     if report.more:
@@ -215,10 +230,11 @@ def _ids(session: Session, *conditions: Any) -> list[int]:
     return ids
 
 
-def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Game], Any]) -> None:
+def _each(session: Session, game_id: int, report: TickReport, step: Callable[[Game], Any],
+          claim: Callable[..., Game | None] = claim_game) -> None:
     """Run `step` on one game in its own transaction; one game's failure stops no other."""
     try:
-        game = claim_game(session, game_id)
+        game = claim(session, game_id)
         if game is None:
             session.rollback()
             report.skipped.append(game_id)
@@ -315,7 +331,56 @@ def default_order(state: GameState, seed: Any, seat: str, kind: str) -> str:
     raise BotFailure(f"no legal default found for {seat}")
 
 
+def _fire_all(session: Session, due: list[int], now: datetime, report: TickReport,
+              out_of_time: Callable[[], bool], each: Callable[..., None]) -> None:
+    """The missed deadlines of the games `due`, BATCH games per transaction (claimed and loaded
+    together); a batch that fails is done again game by game with `each`, so only the broken
+    game is left out.  The first game goes whatever the time: every tick gets somewhere."""
+    for start in range(0, len(due), BATCH):
+        if report.more or (start and out_of_time()):
+            report.more = True
+            return
+        batch = due[start:start + BATCH]
+        done = TickReport(now)  # this batch's part, kept once it commits
+        try:
+            report.more = _fire_batch(session, batch, now, done, lambda index: (start or index) and out_of_time())
+        except Exception:  # noqa: BLE001 - done again one game at a time, each failure kept apart
+            session.rollback()
+            each(batch, lambda game: _fire_one(session, game, now, report), _claim_whole)
+            continue
+        report.merge(done)
+
+
+def _fire_batch(session: Session, game_ids: list[int], now: datetime, report: TickReport,
+                stop: Callable[[int], Any]) -> bool:
+    """The games' missed deadlines in one transaction, until `stop(index)` says the time is up
+    before a game (then True: some are left)."""
+    games = claim_games(session, game_ids)
+    claimed = {game.id for game in games}
+    report.skipped += [game_id for game_id in game_ids if game_id not in claimed]
+    game_states(session, [game for game in games if _running(game)])  # the order logs in one query
+    for index, game in enumerate(games):
+        if stop(index):
+            session.commit()
+            return True
+        _fire(session, game, now, report)
+    session.commit()
+    return False
+
+
+def _claim_whole(session: Session, game_id: int) -> Game | None:
+    """`claim_game`, the game read as `_fire`'s advance needs it (claim_games)."""
+    return next(iter(claim_games(session, [game_id])), None)
+
+
+def _fire_one(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+    _fire(session, game, now, report)
+    session.commit()
+
+
 def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+    """Play the defaults (or note the misses) of a game whose deadline passed, and advance it:
+    in the caller's transaction, under the game's lock (the caller commits)."""
     if not _running(game) or game.deadline_at is None or game.deadline_at > now:
         return
     state = game_state(session, game)
@@ -323,7 +388,6 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     seats = [seat for seat in owing(session, game, state) if (due_of(game, seat) or now) <= now]
     if not seats:  # nobody owes it any more (orders came in): just bring the schedule up to date
         schedule(session, game, now, state)
-        session.commit()
         return
     policy = policy_of(game)
     kind = current_kind(state) or ""
@@ -332,14 +396,16 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     passed = f"due{int(game.deadline_at.timestamp())}"  # the event of every mail about this miss
     play_default = policy.on_missed == "bot"
     offered = []
+    pending = list(game.pending_orders)  # as read with the lock (claim_games), before the defaults
     for seat in seats:
         seat.missed_in_row += 1
         seat.missed_total += 1
         assert seat.name is not None
         if play_default:
             text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
-            session.add(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
-                                     submitted_at=now))
+            pending.append(PendingOrder(game_id=game.id, seat=seat.name, text=text, channel="default",
+                                        submitted_at=now))
+            session.add(pending[-1])
             changed(session, game.id)
             log_event(session, game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
                       f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
@@ -370,15 +436,14 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       topic="missed")
-    bump_version(session, game)
-    key = cache_key(session, game)
-    session.commit()
-    remember(key, state)  # pending orders are no part of the state: advance needs no replay
-    if play_default or offered:
-        try:
-            advance(session, game.id, settle=False, at=now)
-        except StaleGame:
-            session.rollback()  # someone else is advancing it: they apply the defaults
+    if play_default:  # the advance below takes the defaults from the game, stored (it deletes those it applies)
+        set_committed_value(game, "pending_orders", pending)
+        session.flush()
+    version = game.version
+    if play_default or offered:  # in this transaction: the defaults are applied once they are in
+        advance(session, game.id, settle=False, at=now, commit=False)
+    if game.version == version:  # nothing applied: the pending orders and misses still move it
+        bump_version(session, game)
 
 
 # ---- reminders --------------------------------------------------------------------------------------

@@ -2,10 +2,12 @@
 playing a person's decisions, and reading the outbox."""
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from pbem.models import Game, GameEvent, OrderLogEntry, OutboxMessage, Seat, TickState, User
 from pbem.services import deadlines, lobby, play
@@ -27,6 +29,30 @@ def tick(session: Any, now: datetime, *, gap: timedelta = timedelta(seconds=30))
     report = deadlines.tick(session, now)
     session.expire_all()
     return report
+
+
+def overlapping_ticks(session: Any, now: datetime) -> list[deadlines.TickReport]:
+    """Two ticks at `now` started together, each in its own session (as two workers would);
+    fails on any error either raised."""
+    reports, errors = [], []
+    start = threading.Barrier(2)
+
+    def run() -> None:
+        with Session(session.get_bind()) as mine:
+            try:
+                start.wait()
+                reports.append(deadlines.tick(mine, now))
+            except Exception as error:  # noqa: BLE001
+                errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors and len(reports) == 2, errors
+    session.expire_all()
+    return reports
 
 
 def fresh(session: Any, game: Game) -> Game:

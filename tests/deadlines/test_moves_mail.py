@@ -172,6 +172,24 @@ def test_a_digest_bundles_several_games_once_a_day_at_the_local_hour(session, an
     assert told(session, ana, first) == expected(session, first, ana)
 
 
+def test_a_digest_whose_day_mark_was_lost_is_not_mailed_twice(session, ana, bo):
+    """The day's mail is keyed per person and local day: if the "done today" mark is lost (a
+    restore, a hand edit), the next tick finds the key taken and queues no second mail."""
+    prefer(session, ana, "digest", zone="Europe/Paris", hour=8, turn_mails=False)
+    prefer(session, bo, "off")
+    game = game_of(session, ana, bo)
+    play_rounds(session, game, [ana, bo], 3)
+    eight = next_local(PARIS, 8)
+    assert tick(session, eight).digests == [ana.id]
+    session.execute(update(User).where(User.id == ana.id).values(digest_on=None))
+    session.execute(update(Seat).where(Seat.user_id == ana.id).values(events_reported=0))
+    session.commit()
+    assert tick(session, eight + HOUR).digests == [ana.id]
+    assert len(moves_mails(session, ana)) == 1
+    session.expire_all()
+    assert session.get(User, ana.id).digest_on == eight.astimezone(PARIS).date()
+
+
 def test_the_digest_hour_is_the_readers_local_hour(session, ana, bo):
     prefer(session, ana, "digest", zone="Asia/Tokyo", hour=21, turn_mails=False)
     prefer(session, bo, "off")

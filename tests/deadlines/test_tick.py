@@ -3,7 +3,6 @@ replacement and takeover, outage back-off, overlapping ticks."""
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -16,7 +15,7 @@ from pbem.services import deadlines, lobby, play
 from pbem.services.errors import Conflict, Forbidden
 from pbem.services.locking import lock_game
 from pbem.services.state import game_state
-from deadline_helpers import (HOUR, SECOND, events, fresh, log, mails, make_user, owes, play_own,
+from deadline_helpers import (HOUR, SECOND, events, fresh, log, mails, make_user, overlapping_ticks, owes, play_own,
                               policy_game, seat_of, tick, two_humans, until_owes)
 
 
@@ -228,25 +227,7 @@ def test_overlapping_ticks_apply_a_default_once(app, session, ana):
     game = policy_game(session, ana)
     now = game.deadline_at + SECOND
     tick(session, now - 10 * SECOND)  # primes the tick state: no outage
-    engine = session.get_bind()
-    reports, errors = [], []
-    start = threading.Barrier(2)
-
-    def run() -> None:
-        with Session(engine) as mine:
-            try:
-                start.wait()
-                reports.append(deadlines.tick(mine, now))
-            except Exception as error:  # noqa: BLE001
-                errors.append(error)
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not errors
-    session.expire_all()
+    reports = overlapping_ticks(session, now)
     assert sum(len(r.defaulted) for r in reports) == 1
     assert [by for *_, by in log(session, game)].count("default") == 1
 

@@ -13,8 +13,10 @@ from sqlalchemy import event, select, update
 
 from pbem.models import EmailAddress, Game, OrderLogEntry, TickState, User
 from pbem.services import deadlines, moves_mail
+from pbem.services import tick as tick_module
 from pbem.services.moves_mail import digest_due, due_condition, send_digests
-from deadline_helpers import HOUR, SECOND, fresh, mails, owes, pending, play_own, policy_game, tick, two_humans
+from deadline_helpers import (HOUR, SECOND, fresh, mails, overlapping_ticks, owes, pending, play_own, policy_game,
+                              tick, two_humans)
 
 ZONES = ("Pacific/Auckland", "Asia/Tokyo", "Asia/Kolkata", "Europe/Paris", "UTC", "America/New_York",
          "America/Los_Angeles", "Pacific/Honolulu", "Not/AZone")  # the last is no zone: read as UTC
@@ -186,3 +188,54 @@ def test_an_idle_tick_runs_the_same_few_statements_however_many_people_and_games
     session.execute(update(Game).values(deadline_at=now + 48 * HOUR, reminded=None))
     session.commit()
     assert idle_statements(session, now, statements) == few <= IDLE_STATEMENTS
+
+
+def defaults_of(session: Any, game: Game) -> int:
+    return len(session.scalars(select(OrderLogEntry.seq).where(OrderLogEntry.game_id == game.id,
+                                                               OrderLogEntry.by == "default")).all())
+
+
+def test_missed_deadlines_go_in_batches_each_once_and_the_games_advance(session, ana, monkeypatch):
+    monkeypatch.setattr(tick_module, "BATCH", 2)
+    games = due_games(session, ana, 5)  # three transactions: 2, 2 and 1 games
+    now = max(fresh(session, game).deadline_at for game in games) + SECOND
+    report = tick(session, now)
+    assert sorted(game for game, _ in report.defaulted) == sorted(game.id for game in games)
+    assert not report.more and not report.failed and not report.skipped
+    for game in games:
+        assert defaults_of(session, game) == 1  # played, and applied by the advance in the same transaction
+        assert pending(session, game, ana) == [] and fresh(session, game).deadline_at > now
+    assert tick(session, now + SECOND).defaulted == []
+
+
+def test_a_batch_with_a_broken_game_is_done_again_game_by_game(session, ana, monkeypatch):
+    monkeypatch.setattr(tick_module, "BATCH", 10)
+    games = due_games(session, ana, 3)
+    bad = games[1]
+    now = max(fresh(session, game).deadline_at for game in games) + SECOND
+    monkeypatch.setattr(tick_module, "log_event", broken_for(bad.id, tick_module.log_event))
+    report = tick(session, now)
+    assert report.failed == [bad.id] and "no default today" in report.errors[bad.id]
+    assert sorted(game for game, _ in report.defaulted) == [games[0].id, games[2].id]
+    assert defaults_of(session, bad) == 0 and fresh(session, bad).deadline_at < now  # the next tick tries again
+    assert [defaults_of(session, game) for game in (games[0], games[2])] == [1, 1]
+
+
+def broken_for(game_id: int, log_event: Any) -> Any:
+    """`log_event` that fails for one game, halfway through its missed deadline (its default
+    is chosen and stored by then): that game's work must be undone, the others' kept."""
+    def logged(session: Any, game: Game, *args: Any, **kwargs: Any) -> Any:
+        if game.id == game_id:
+            raise RuntimeError("no default today")
+        return log_event(session, game, *args, **kwargs)
+    return logged
+
+
+def test_overlapping_ticks_over_a_batch_play_each_default_once(app, session, ana, monkeypatch):
+    monkeypatch.setattr(tick_module, "BATCH", 3)
+    games = due_games(session, ana, 7)
+    now = max(fresh(session, game).deadline_at for game in games) + SECOND
+    deadline_tick(session, now - 10 * SECOND, budget=60)  # primes the tick state: no outage
+    fired = [game for r in overlapping_ticks(session, now) for game, _ in r.defaulted]
+    assert sorted(fired) == sorted(game.id for game in games)  # each once, by one tick or the other
+    assert [defaults_of(session, game) for game in games] == [1] * len(games)
