@@ -329,6 +329,42 @@ class Game(Protocol):
     #     answers such a question for the seat (docs/deadlines.md, "Forced answers")."""
 
 
+PUBLIC = -1  # an event's audience when every seat and spectator may read it
+
+
+class LoggedState:
+    """The parts of `State` a game may keep the common way, as a base class: its phase is
+    OVER at the end, `final` holds its Result then, `applied` lists (seat index, order)
+    pairs, and each of `events` has its reader in `audiences` (a seat index or PUBLIC).  The
+    game still writes `order_text`, `view` and the rest."""
+
+    phase: str
+    final: Result | None
+    seats: list[str]
+    applied: list[tuple[int, Any]]
+    events: list[dict[str, Any]]
+    audiences: list[int]
+
+    def order_text(self, order: Any) -> str:
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def result(self) -> Result:
+        if self.final is None:
+            raise IllegalOrderError("the game is not over")
+        return self.final
+
+    def events_for(self, reader: int | None) -> list[dict[str, Any]]:
+        """The events `reader` (a seat index, None: a spectator) may read, oldest first."""
+        return [event for event, audience in zip(self.events, self.audiences)
+                if audience == PUBLIC or audience == reader]
+
+    def order_log(self) -> list[str]:
+        return [f"{self.seats[s]}: {self.order_text(order)}" for s, order in self.applied]
+
+
 def submit_in_turn(state: State, seat: str, orders: Sequence[Any]) -> list[Any]:
     """`State.submit` for games whose orders need nothing but the seat's turn: the whole
     submission is checked on a copy first, then carried out while the seat is still asked;

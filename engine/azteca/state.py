@@ -34,7 +34,7 @@ from engine.azteca.war_orders import Answer, Move, Plan, Reorganise
 from engine.azteca.turn import (CARDS, JUDGEMENT, LAKE, MARKET, OVER, PEOPLES, PHASES, PHASES_PLAYED, POCHTECAS,
                                 PUBLIC, PURCHASE, SETUP, SIMULTANEOUS, TRIBUTE, WAR)
 from engine.azteca.views import build_view
-from engine.core import (Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, SetupError,
+from engine.core import (Decision, IllegalOrderError, LoggedState, Milestone, NotYourDecisionError, Result, SetupError,
                          submit_in_turn)
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class People:
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays):
+class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays, LoggedState):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -222,23 +222,8 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         plays_first = sorted(orders, key=lambda order: not isinstance(order, Play))  # a play never answers
         return submit_in_turn(self, seat, plays_first)
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def result(self) -> Result:
-        if self.final is None:
-            raise IllegalOrderError("the game is not over")
-        return self.final
-
     def view(self, seat: str | None) -> dict[str, Any]:
         return build_view(self, None if seat is None else self.seat_index(seat))
-
-    def events_for(self, reader: int | None) -> list[dict[str, Any]]:
-        return [event for event, audience in zip(self.events, self.audiences)
-                if audience == PUBLIC or audience == reader]
-
-    def order_log(self) -> list[str]:
-        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.applied]
 
     def milestones(self) -> list[Milestone]:
         return list(self.completed)

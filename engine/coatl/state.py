@@ -15,10 +15,10 @@ from engine.coatl.assembly import Coatl, Piece, Rules, Workshop
 from engine.coatl.components import KINDS
 from engine.coatl.orders import (Assemble, Choose, Keep, Order, Sacrifice, Take, parse_orders, piece_text,
                                  to_text)
-from engine.core import Decision, IllegalOrderError, Milestone, NotYourDecisionError, Result, submit_in_turn
+from engine.core import (PUBLIC, Decision, IllegalOrderError, LoggedState, Milestone, NotYourDecisionError, Result,
+                         submit_in_turn)
 
 SETUP, PLAY, FINAL, OVER = "setup", "play", "final", "over"
-PUBLIC = -1  # the audience of an event every seat and spectator sees
 TIE_BREAK = "cards-then-best-coatl"
 
 
@@ -46,7 +46,7 @@ class Player:
         return [coatl for coatl in self.coatls if coatl.complete]
 
 
-class CoatlState:
+class CoatlState(LoggedState):
     game = "coatl"
 
     def __init__(self, setup: Setup, rules: Rules | None = None):
@@ -178,24 +178,9 @@ class CoatlState:
         self.seat_index(seat)
         return submit_in_turn(self, seat, orders)
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def result(self) -> Result:
-        if self.final is None:
-            raise IllegalOrderError("the game is not over")
-        return self.final
-
     def view(self, seat: str | None) -> dict[str, Any]:
         from engine.coatl.views import build_view
         return build_view(self, None if seat is None else self.seat_index(seat))
-
-    def events_for(self, reader: int | None) -> list[dict[str, Any]]:
-        return [event for event, audience in zip(self.events, self.audiences)
-                if audience == PUBLIC or audience == reader]
-
-    def order_log(self) -> list[str]:
-        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.applied]
 
     def milestones(self) -> list[Milestone]:
         return list(self.completed_phases)

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from engine.core import (OVER, Decision, IllegalOrderError, Milestone, NotYourDecisionError,
+from engine.core import (OVER, Decision, IllegalOrderError, LoggedState, Milestone, NotYourDecisionError,
                          Option, ParseError, Result, SetupError, check_options,
                          submit_in_turn)
 
@@ -104,7 +104,7 @@ def setup_from_record(record: Any) -> Setup:
     return Setup(tuple(seats), tuple(names), check_options(OPTIONS, record.get("options")), seed)
 
 
-class DuelState:
+class DuelState(LoggedState):
     game = "duel"
 
     def __init__(self, setup: Setup):
@@ -168,20 +168,9 @@ class DuelState:
         self._seat_index(seat)
         return submit_in_turn(self, seat, orders)
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def result(self) -> Result:
-        if self.final is None:
-            raise IllegalOrderError("the game is not over")
-        return self.final
-
     def view(self, seat: str | None) -> dict[str, Any]:
         from duel.views import build_view
         return build_view(self, None if seat is None else self._seat_index(seat))
-
-    def order_log(self) -> list[str]:
-        return [f"{self.seats[s]}: {to_text(order)}" for s, order in self.applied]
 
     def milestones(self) -> list[Milestone]:
         return list(self.completed)
