@@ -24,6 +24,24 @@ _POINT_IN = """(id) => {
 }"""
 
 
+def _pick_on_map(page, target: str, select: str, tap: bool = False) -> None:
+    """Click (or tap) inside territory `target` until the form's `select` holds it: the page
+    may still settle (its deferred scripts, or a reload when the live stream reports a change
+    made just after it was drawn), which a single click can miss."""
+    for _ in range(4):
+        page.wait_for_load_state()
+        point = page.evaluate(_POINT_IN, target)
+        assert point, f"no clickable point inside territory {target}"
+        (page.touchscreen.tap if tap else page.mouse.click)(*point)
+        try:
+            page.wait_for_function("([s, t]) => document.querySelector(s)?.value === t", arg=[select, target],
+                                   timeout=5_000)
+            return
+        except Exception:  # noqa: BLE001 - Playwright's timeout: the page moved under the click
+            continue
+    assert page.input_value(select) == target
+
+
 def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page):
     page.set_default_timeout(15_000)
     sign_in(page, server, "ana@example.com")
@@ -41,10 +59,7 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
     assert page.is_visible(".map-targets"), "the script shows the map controls"
 
     target = page.get_attribute("#board [data-territory]", "data-territory")
-    point = page.evaluate(_POINT_IN, target)
-    assert point, f"no clickable point inside territory {target}"
-    page.mouse.click(*point)
-    assert page.input_value("form.decision[data-kind=turn] select[name=place]") == target
+    _pick_on_map(page, target, "form.decision[data-kind=turn] select[name=place]")
 
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-place-pawn-before.png"), full_page=True)
@@ -147,10 +162,7 @@ def test_at_phone_size_the_map_zooms_and_pans_and_the_forms_are_reachable(served
     page.wait_for_selector("form.decision[data-kind=turn]")
     page.click(".zoom .zoom-in")
     target = page.get_attribute("#board [data-territory]", "data-territory")
-    point = page.evaluate(_POINT_IN, target)
-    assert point, f"no tappable point inside territory {target}"
-    page.touchscreen.tap(*point)
-    assert page.input_value("form.decision[data-kind=turn] select[name=place]") == target
+    _pick_on_map(page, target, "form.decision[data-kind=turn] select[name=place]", tap=True)
     page.click("form.decision[data-kind=turn] button[type=submit]")
     page.wait_for_selector(f"text=Applied: place {target}")
     assert sideways_scroll(page) == 0
