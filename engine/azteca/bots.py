@@ -176,13 +176,18 @@ class RandomBot:
 
 
 class HeuristicBot(RandomBot):
-    """Greedy play for Sacrifice points: keeps its Tributes for the market, bids on the lots it
-    looked at, sends pochtecas where a mission pays, holds the lake next to its capital, stays
-    out of wars it may lose, feeds Tezcatlipoca enough to calm him and gives the rest to
-    Quetzalcoatl.  It reads its own options and view plus public board facts only."""
+    """Greedy play for Sacrifice points: spends Tributes on pochtecas and troops (keeping a few
+    for the market), bids on the best lot it looked at, sends pochtecas where a mission pays,
+    holds the lake next to its capital, attacks neutral territories with population markers
+    with strong armies and retreats when weaker, feeds Tezcatlipoca enough to calm him and
+    gives the rest to Quetzalcoatl.  It reads its own options and secrets (the lots it looked
+    at) plus public board facts only, and plays no cards."""
     name = "heuristic"
     SLACK = 3  # what the Tlatoani's die and the other seats bring, on a bad day
-    PER_POINT = 3  # Tributes bid for each Sacrifice point of a lot it looked at
+    PER_POINT = 1  # Tributes bid for each Sacrifice point of a lot it looked at
+    STRONG = 4  # combat strength (warrior 1, Jaguar knight 2) an army needs to attack
+    RETREAT_BELOW = 2  # standing order: leave a battle once the force falls below this
+    KEEP = 3  # Tributes never spent in purchases
     POOR = 6  # below this many Tributes pochtecas go on expeditions (they bring Tributes)
 
     def __init__(self, seed: int | str = 0):
@@ -202,11 +207,28 @@ class HeuristicBot(RandomBot):
         return Discard(())
 
     def _purchase(self, options: dict[str, Any]) -> Order:
-        """Tributes are kept for the market and missions, beside pochtecas up to 3 (cities)."""
+        """Pochtecas up to 3 (cities); then troops for its armies, Jaguar knights first (a box
+        holds 4), a killed general replaced; KEEP Tributes stay for the market and missions."""
         costs, left = options["costs"], options["stock"]
-        held = self.state.people[self.s].pochtecas
-        rich = options["tributes"] >= costs["pochteca"] + self.POOR
-        return Buy(pochtecas=min(left["pochtecas"], 3 - held) if rich else 0)
+        budget = options["tributes"] - self.KEEP
+        pochtecas = max(0, min(left["pochtecas"], 3 - self.state.people[self.s].pochtecas, budget // costs["pochteca"]))
+        budget -= pochtecas * costs["pochteca"]
+        generals, boxes = [], []
+        jaguars, warriors = left["jaguars"], left["warriors"]
+        for box in ("A", "B", "C"):
+            dead = box in options["generals"]
+            if dead and budget < costs["general"] + 2 * costs["jaguar"]:
+                continue
+            spend = budget - (costs["general"] if dead else 0)
+            room = options["box_limit"] - sum(options["chart"][box])
+            j = max(0, min(jaguars, room, spend // costs["jaguar"]))
+            w = max(0, min(warriors, room - j, (spend - j * costs["jaguar"]) // costs["warrior"]))
+            if j + w:
+                generals += [box] if dead else []
+                boxes.append((box, w, j))
+                budget = spend - j * costs["jaguar"] - w * costs["warrior"]
+                jaguars, warriors = jaguars - j, warriors - w
+        return Buy(tuple(boxes), tuple(generals), pochtecas)
 
     def _look(self, options: dict[str, Any]) -> Order:
         return Look(tuple(options["lots"][:options["look"]]))
@@ -259,7 +281,24 @@ class HeuristicBot(RandomBot):
         mine = options["boats"].get(self.state.seats[self.s], 0)
         return Fight(mine > sum(options["boats"].values()) - mine)
 
+    def _plan(self, options: dict[str, Any]) -> Order:
+        """Retreat once weaker than a small army; lose warriors first; promote."""
+        return Plan(retreat_below=self.RETREAT_BELOW, losses="warriors", promote=True)
+
     def _march(self, options: dict[str, Any]) -> Order:
+        """A strong army attacks a neutral valley territory with a population marker (its
+        Sacrifice points each turn), the best marker first once they are face up."""
+        state = self.state
+        valley = {region.key for region in state.geo.valley()}
+        for letter, places in sorted(options["moves"].items()):
+            warriors, jaguars = options["chart"][letter]
+            if warriors + 2 * jaguars < self.STRONG:
+                continue
+            targets = [where for where in places if where in valley and where in state.markers
+                       and state.owner.get(where) is None]
+            if targets:
+                value = (lambda where: state.markers[where]) if state.markers_revealed else (lambda where: 0)
+                return Move(letter, (max(targets, key=value),))
         return Move(None)
 
     def _reserve_for_anger(self) -> int:
