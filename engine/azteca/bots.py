@@ -175,4 +175,152 @@ class RandomBot:
         return Offer("tezcatlipoca", self.rng.randint(0, options["sacrifice"]))
 
 
-BOTS = {"random": RandomBot}
+class HeuristicBot(RandomBot):
+    """Greedy play for Sacrifice points: spends Tributes on pochtecas and troops (keeping a few
+    for the market), bids on the best lot it looked at, sends pochtecas where a mission pays,
+    holds the lake next to its capital, attacks neutral territories with population markers
+    with strong armies and retreats when weaker, feeds Tezcatlipoca enough to calm him and
+    gives the rest to Quetzalcoatl.  It reads its own options and secrets (the lots it looked
+    at) plus public board facts only, and plays no cards."""
+    name = "heuristic"
+    SLACK = 3  # what the Tlatoani's die and the other seats bring, on a bad day
+    PER_POINT = 1  # Tributes bid for each Sacrifice point of a lot it looked at
+    STRONG = 4  # combat strength (warrior 1, Jaguar knight 2) an army needs to attack
+    RETREAT_BELOW = 2  # standing order: leave a battle once the force falls below this
+    KEEP = 3  # Tributes never spent in purchases
+    POOR = 6  # below this many Tributes pochtecas go on expeditions (they bring Tributes)
+
+    def __init__(self, seed: int | str = 0):
+        super().__init__(seed)
+        self.rng = random.Random(f"azteca-heuristic:{seed}")
+
+    def order(self, state: Any, s: int) -> Order:
+        self.state, self.s = state, s  # public board facts read by the answers below
+        decision = state.decision_of(s)
+        return getattr(self, f"_{decision.kind}")(decision.options)
+
+    def _looked(self) -> dict[int, int]:
+        person = self.state.people[self.s]  # its own secret: the market cards it looked at
+        return dict(person.looked)
+
+    def _cards(self, options: dict[str, Any]) -> Order:
+        return Discard(())
+
+    def _purchase(self, options: dict[str, Any]) -> Order:
+        """Pochtecas up to 3 (cities); then troops for its armies, Jaguar knights first (a box
+        holds 4), a killed general replaced; KEEP Tributes stay for the market and missions."""
+        costs, left = options["costs"], options["stock"]
+        budget = options["tributes"] - self.KEEP
+        pochtecas = max(0, min(left["pochtecas"], 3 - self.state.people[self.s].pochtecas, budget // costs["pochteca"]))
+        budget -= pochtecas * costs["pochteca"]
+        generals, boxes = [], []
+        jaguars, warriors = left["jaguars"], left["warriors"]
+        for box in ("A", "B", "C"):
+            dead = box in options["generals"]
+            if dead and budget < costs["general"] + 2 * costs["jaguar"]:
+                continue
+            spend = budget - (costs["general"] if dead else 0)
+            room = options["box_limit"] - sum(options["chart"][box])
+            j = max(0, min(jaguars, room, spend // costs["jaguar"]))
+            w = max(0, min(warriors, room - j, (spend - j * costs["jaguar"]) // costs["warrior"]))
+            if j + w:
+                generals += [box] if dead else []
+                boxes.append((box, w, j))
+                budget = spend - j * costs["jaguar"] - w * costs["warrior"]
+                jaguars, warriors = jaguars - j, warriors - w
+        return Buy(tuple(boxes), tuple(generals), pochtecas)
+
+    def _look(self, options: dict[str, Any]) -> Order:
+        return Look(tuple(options["lots"][:options["look"]]))
+
+    def _bid(self, options: dict[str, Any]) -> Order:
+        looked = self._looked()
+        lot = max(sorted(looked), key=lambda lot: looked[lot], default=None)
+        if lot is None or not looked[lot] or options["tributes"] == 0:
+            return Bid(None)
+        return Bid(lot, min(options["tributes"] // 2, self.PER_POINT * looked[lot]) or 1)
+
+    def _rebid(self, options: dict[str, Any]) -> Order:
+        return Bid(options["lot"], min(options["tributes"], self._looked().get(options["lot"], 2)))
+
+    def _home_zone(self) -> int:
+        state = self.state
+        zones = sorted(state.geo.regions[key].number for key in state.geo.lake_neighbours(state.capital(self.s)))
+        return zones[0] if zones else 1
+
+    def _send(self, options: dict[str, Any]) -> Order:
+        """Poor: every pochteca on an expedition.  Otherwise to a neutral valley territory
+        (alliance) or one of its own (assimilation), the rest on expeditions; every boat in the
+        lake zone next to its capital."""
+        state, s = self.state, self.s
+        useful = [region.key for region in state.geo.valley() if region.key in options["destinations"]
+                  and state.owner.get(region.key) in (None, s) and region.key not in state.assimilated]
+        poor = state.people[s].tributes < self.POOR
+        sent = tuple((letter, EXPEDITION if poor or not useful else useful.pop(0)) for letter in options["pochtecas"])
+        return Send(sent, ((self._home_zone(), options["boats"]),) if options["boats"] else ())
+
+    def _mission(self, options: dict[str, Any]) -> Order:
+        tributes, room, chosen = options["tributes"], options["assimilations"], []
+        for letter, choice in sorted(options["pochtecas"].items()):
+            for mission in ("assimilation", "alliance", "alliance 2", "alliance 4"):
+                price = options["prices"].get(mission)
+                if mission in choice["missions"] and price <= tributes and (mission != "assimilation" or room > 0):
+                    tributes -= price
+                    room -= mission == "assimilation"
+                    chosen.append((letter, mission))
+                    break
+        return Missions(tuple(chosen))
+
+    def _attack(self, options: dict[str, Any]) -> Order:
+        return Attack(None)
+
+    def _join(self, options: dict[str, Any]) -> Order:
+        return Join("neutral")
+
+    def _fight(self, options: dict[str, Any]) -> Order:
+        mine = options["boats"].get(self.state.seats[self.s], 0)
+        return Fight(mine > sum(options["boats"].values()) - mine)
+
+    def _plan(self, options: dict[str, Any]) -> Order:
+        """Retreat once weaker than a small army; lose warriors first; promote."""
+        return Plan(retreat_below=self.RETREAT_BELOW, losses="warriors", promote=True)
+
+    def _march(self, options: dict[str, Any]) -> Order:
+        """A strong army attacks a neutral valley territory with a population marker (its
+        Sacrifice points each turn), the best marker first once they are face up."""
+        state = self.state
+        valley = {region.key for region in state.geo.valley()}
+        for letter, places in sorted(options["moves"].items()):
+            warriors, jaguars = options["chart"][letter]
+            if warriors + 2 * jaguars < self.STRONG:
+                continue
+            targets = [where for where in places if where in valley and where in state.markers
+                       and state.owner.get(where) is None]
+            if targets:
+                value = (lambda where: state.markers[where]) if state.markers_revealed else (lambda where: 0)
+                return Move(letter, (max(targets, key=value),))
+        return Move(None)
+
+    def _reserve_for_anger(self) -> int:
+        """Its share of the worst Anger card still to come (the cards played since the shuffle
+        are public); near the underworlds enough to calm him nearly alone (the Tlatoani's die
+        and the others bring a little), all of it one step away."""
+        state = self.state
+        left = list(state.edition.anger)
+        for card in state.anger_played:
+            if card in left:
+                left.remove(card)
+        steps_left = state.edition.judgement.tezcatlipoca_steps - state.tezcatlipoca
+        worst = max(left or state.edition.anger)
+        if steps_left > 2:
+            return -(-worst // state.n)  # its share
+        return max(0, worst - (self.SLACK if steps_left > 1 else 0))
+
+    def _urn(self, options: dict[str, Any]) -> Order:
+        return Offer("quetzalcoatl", max(0, options["sacrifice"] - self._reserve_for_anger()))
+
+    def _tezcatlipoca(self, options: dict[str, Any]) -> Order:
+        return Offer("tezcatlipoca", options["sacrifice"])
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
