@@ -5,6 +5,7 @@ Playwright drives Debian's chromium; the app runs on SQLite in a real HTTP serve
 """
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PageTimeout
 from sqlalchemy import select
 
 from browser_support import ARTIFACTS, browser, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
@@ -37,7 +38,7 @@ def _pick_on_map(page, target: str, select: str, tap: bool = False) -> None:
             page.wait_for_function("([s, t]) => document.querySelector(s)?.value === t", arg=[select, target],
                                    timeout=5_000)
             return
-        except Exception:  # noqa: BLE001 - Playwright's timeout: the page moved under the click
+        except PageTimeout:  # the page moved under the click
             continue
     assert page.input_value(select) == target
 
