@@ -57,7 +57,8 @@ def test_sign_in_create_a_game_and_place_a_pawn_by_clicking_the_map(server, page
     page.locator("form.decision[data-kind=power] input[name=card]").first.check()  # none is preselected
     page.click("form.decision[data-kind=power] button[type=submit]")
     page.wait_for_selector("form.decision[data-kind=turn]")
-    assert page.is_visible(".map-targets"), "the script shows the map controls"
+    # game.js is deferred: wait until it has run (it shows the map controls), not for a fixed time.
+    page.wait_for_selector(".map-targets", state="visible")
 
     target = page.get_attribute("#board [data-territory]", "data-territory")
     _pick_on_map(page, target, "form.decision[data-kind=turn] select[name=place]")
