@@ -7,6 +7,7 @@ Tlatoani card on the first turn (6.0).  It names an edition (docs/rules-azteca.m
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine.azteca.bots import BOTS
@@ -20,7 +21,9 @@ MAX_NAME = 60
 
 def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str,
           **words: Any) -> DecisionKind:
-    return DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule, **words)
+    kind = DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule, **words)
+    # An Azteca card play ("play CARD") rides with whatever decision its seat owes (cards.py).
+    return replace(kind, words=(*kind.words, "play"))
 
 
 DECISION_KINDS = (

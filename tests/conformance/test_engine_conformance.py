@@ -263,6 +263,8 @@ def twins_agree(game: Game, state: State, seed: str) -> bool:
         twin = state.clone()
         order = game.make_bot("random", f"{seed}:{attempt}").order(twin.clone(), a)
         twin.apply(twin.seats[a], order)
+        if a in twin.waiting():  # not a choice yet (an Azteca card play rides with one): try again
+            continue
         twins.setdefault(twin.order_text(order), twin)
         if len(twins) == 2:
             break
