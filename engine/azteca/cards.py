@@ -7,7 +7,9 @@ kind is one function in EFFECTS.  A play (`play CARD [TARGET]`) never answers a 
 adds it to whatever decision it owes, so no mail is sent to ask for cards.  It is played at once
 when it is given in the card's phase during the seat's own question in turn; given with a
 secret answer it stays secret until the answers are revealed; given earlier in the turn it waits,
-secret, for the start of the card's phase.  Readings: docs/rules-azteca.md, "Playing cards".
+secret, for the start of the card's phase; a Flower War card for one battle
+(engine/azteca/war_cards.py) waits, secret, for the next battle on the region it names.
+Readings: docs/rules-azteca.md, "Playing cards".
 
 A part of AztecaState (engine/azteca/state.py), which holds the hands, the discards and the
 asking and event machinery.
