@@ -264,8 +264,8 @@ class Battle(Machine):
                  defence_retreat: bool = True, reserve: Force | None = None, outer: bool = False,
                  espionage: bool = False, terrain_die: bool = False,
                  reinforcements: Sequence[tuple[str, str, Force]] = (), cousins: Mapping[str, Force] | None = None,
-                 heroic: bool = False, raid: bool = False, standing: Mapping[str, Standing] | None = None,
-                 edition: Edition | None = None):
+                 heroic: bool = False, raid: bool = False, yellow: Sequence[str] = (),
+                 standing: Mapping[str, Standing] | None = None, edition: Edition | None = None):
         super().__init__(dice, standing or {})
         edition = edition or packaged_edition()
         if not 0 < army.count <= edition.box_limit or (defence and defence.count > edition.box_limit) or \
@@ -282,6 +282,7 @@ class Battle(Machine):
         self.reinforcements = tuple(reinforcements)
         self.cousins = dict(cousins or {}) if defender is None else {}  # 14.14: only for a neutral
         self.heroic, self.raid = heroic, raid
+        self.yellow = frozenset(yellow)  # sides that roll yellow in the first round whatever their strength
         self.round = 0
         self.terrain_captures = 0
         self.promoted: list[tuple[str, str]] = []
@@ -363,12 +364,14 @@ class Battle(Machine):
 
     def _fight(self) -> str:
         """14.7: each side rolls 2 dice, yellow for the strong side and red for the weak, both red
-        on a tie; each lance captures an enemy counter."""
+        on a tie; each lance captures an enemy counter.  A side given `yellow` (the Uitzilpochtli
+        card) rolls yellow in the first round whatever its strength."""
         self.round += 1
         attacker, defender = self.sides[ATTACKER], self.sides[DEFENDER]
         rolled = {}
         for side, other in ((attacker, defender), (defender, attacker)):
-            colour = colours(side.points, other.points)
+            boosted = self.round == 1 and side.name in self.yellow
+            colour = "yellow" if boosted else colours(side.points, other.points)
             rolled[side.name] = (side.points, colour, [self.dice.roll(colour) for _ in range(2)])
         self.log.append({"type": "round", "round": self.round,
                          **{name: {"points": p, "colour": c, "faces": f} for name, (p, c, f) in rolled.items()}})
@@ -486,7 +489,8 @@ class Battle(Machine):
             for group in side.groups + side.gone:
                 if group.role == REINFORCEMENT:
                     if side.name == winner and group.force.count and group not in side.gone:
-                        staying[group.owner] = group.force
+                        before = staying.get(group.owner, Force())  # a seat's troops of several cards together
+                        staying[group.owner] = Force(before.warriors + group.warriors, before.jaguars + group.jaguars)
                     continue
                 if group.role == NEUTRAL:
                     continue

@@ -151,17 +151,27 @@ class RandomBot:
 
     def _march(self, options: dict[str, Any]) -> Order:
         rng = self.rng
+        if options["pending"]:  # a reorganisation kept for the move: the army goes where it meets the others
+            army, where = options["pending"][0]
+            return Move(army, (where,))
         if options["together"] and rng.random() < 0.2:
-            boxes = rng.choice(options["together"])
-            counts = {"w": sum(options["chart"][b][0] for b in boxes), "j": sum(options["chart"][b][1] for b in boxes)}
-            placed = _spread(rng, counts, {box: options["box_limit"] for box in boxes})
-            return Reorganise(tuple((box, *placed[box]) for box in BOXES if box in placed))  # type: ignore[misc]
+            return self._reorganise(options, rng.choice(options["together"]))
+        if options["en_route"] and rng.random() < 0.1:
+            army = rng.choice(sorted(options["en_route"]))
+            where = rng.choice(sorted(options["en_route"][army]))
+            return self._reorganise(options, [army, *options["en_route"][army][where]])
         moves = [(army, where) for army, places in sorted(options["moves"].items()) for where in places]
         if not moves or rng.random() < 0.2:
             return Move(None)
         army, where = rng.choice(moves)
         raid = options["raid"] and where not in options["mine"] and rng.random() < 0.3
         return Move(army, (where,), raid)
+
+    def _reorganise(self, options: dict[str, Any], boxes: list[str]) -> Order:
+        """The counters of these boxes dealt among them at random."""
+        counts = {"w": sum(options["chart"][b][0] for b in boxes), "j": sum(options["chart"][b][1] for b in boxes)}
+        placed = _spread(self.rng, counts, {box: options["box_limit"] for box in boxes})
+        return Reorganise(tuple((box, *placed[box]) for box in BOXES if box in placed))  # type: ignore[misc]
 
     def _answer(self, options: dict[str, Any]) -> Order:
         return parse_line(self.rng.choice(options["orders"]))
@@ -181,7 +191,9 @@ class HeuristicBot(RandomBot):
     holds the lake next to its capital, attacks neutral territories with population markers
     with strong armies and retreats when weaker, feeds Tezcatlipoca enough to calm him and
     gives the rest to Quetzalcoatl.  It reads its own options and secrets (the lots it looked
-    at) plus public board facts only, and plays no cards."""
+    at) plus public board facts only.  It plays the cards that need no aim (Tlaloc,
+    Yacatecuhtli, Tlenamacac) at once, Uitzilpochtli (and, when the option sends them to its own
+    army, Reinforcements) on the territory it attacks, and discards the rest."""
     name = "heuristic"
     SLACK = 3  # what the Tlatoani's die and the other seats bring, on a bad day
     PER_POINT = 1  # Tributes bid for each Sacrifice point of a lot it looked at
@@ -194,17 +206,34 @@ class HeuristicBot(RandomBot):
         super().__init__(seed)
         self.rng = random.Random(f"azteca-heuristic:{seed}")
 
+    # Card effects it plays beside any decision (they need no aim), and those it plays on its attack.
+    PLAY_AT_ONCE = ("tributes", "free-mission", "offering")
+    PLAY_ON_ATTACK = ("yellow-dice",)
+
     def order(self, state: Any, s: int) -> Order:
         self.state, self.s = state, s  # public board facts read by the answers below
         decision = state.decision_of(s)
+        playable = decision.options.get("play", {})
+        for card in sorted(playable):
+            if state.edition.card(card).effect in self.PLAY_AT_ONCE and "" in playable[card]:
+                return Play(card, "")
         return getattr(self, f"_{decision.kind}")(decision.options)
+
+    def _attack_effects(self) -> tuple[str, ...]:
+        own_side = self.state.setup.options.get("reinforcements") == "own-side"
+        return self.PLAY_ON_ATTACK + (("reinforcements",) if own_side else ())
+
+    def _useful(self, card: str) -> bool:
+        effect = self.state.edition.card(card).effect
+        return effect in self.PLAY_AT_ONCE or effect in self._attack_effects()
 
     def _looked(self) -> dict[int, int]:
         person = self.state.people[self.s]  # its own secret: the market cards it looked at
         return dict(person.looked)
 
     def _cards(self, options: dict[str, Any]) -> Order:
-        return Discard(())
+        """Keeps the cards it plays; the others make room for new ones."""
+        return Discard(tuple(sorted(card for card in options["hand"] if not self._useful(card))))
 
     def _purchase(self, options: dict[str, Any]) -> Order:
         """Pochtecas up to 3 (cities); then troops for its armies, Jaguar knights first (a box
@@ -298,7 +327,12 @@ class HeuristicBot(RandomBot):
                        and state.owner.get(where) is None]
             if targets:
                 value = (lambda where: state.markers[where]) if state.markers_revealed else (lambda where: 0)
-                return Move(letter, (max(targets, key=value),))
+                target = max(targets, key=value)
+                playable = options.get("play", {})
+                for card in sorted(playable):  # given with the move, played as the battle begins
+                    if state.edition.card(card).effect in self._attack_effects() and target in playable[card]:
+                        return Play(card, target)
+                return Move(letter, (target,))
         return Move(None)
 
     def _reserve_for_anger(self) -> int:

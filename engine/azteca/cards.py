@@ -7,7 +7,9 @@ kind is one function in EFFECTS.  A play (`play CARD [TARGET]`) never answers a 
 adds it to whatever decision it owes, so no mail is sent to ask for cards.  It is played at once
 when it is given in the card's phase during the seat's own question in turn; given with a
 secret answer it stays secret until the answers are revealed; given earlier in the turn it waits,
-secret, for the start of the card's phase.  Readings: docs/rules-azteca.md, "Playing cards".
+secret, for the start of the card's phase; a Flower War card for one battle
+(engine/azteca/war_cards.py) waits, secret, for the next battle on the region it names.
+Readings: docs/rules-azteca.md, "Playing cards".
 
 A part of AztecaState (engine/azteca/state.py), which holds the hands, the discards and the
 asking and event machinery.
@@ -18,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from engine.azteca import war_cards
 from engine.azteca.components import AztecaCard
 from engine.azteca.orders import Play
 from engine.azteca.turn import PHASES, PUBLIC, SIMULTANEOUS
@@ -30,6 +33,9 @@ BATTLE_QUESTIONS = ("join", "fight")  # a lake battle announced or under way
 class Effect:
     targets: Callable[[Any, int], list[str]]  # what the play may name after the card ([""]: nothing)
     run: Callable[[Any, int, AztecaCard, str], None]
+    # A Flower War card that waits for a battle on the region it names: whether seat s's play
+    # joins the battle about to begin there (None: played when its phase comes).
+    joins: Callable[[Any, int], bool] | None = None
 
 
 def _no_target(state: Any, s: int) -> list[str]:
@@ -70,8 +76,14 @@ def _storm(state: Any, s: int, card: AztecaCard, target: str) -> None:
         state._ask_attack()
 
 
-EFFECTS: dict[str, Effect] = {"tributes": Effect(_no_target, _tributes), "free-mission": Effect(_no_target, _boon),
-                              "offering": Effect(_no_target, _boon), "storm": Effect(_calm_lakes, _storm)}
+EFFECTS: dict[str, Effect] = {
+    "tributes": Effect(_no_target, _tributes), "free-mission": Effect(_no_target, _boon),
+    "offering": Effect(_no_target, _boon), "storm": Effect(_calm_lakes, _storm),
+    "spy": Effect(war_cards.enemy_boxes, war_cards.spy),
+    "catastrophe": Effect(war_cards.battlefields, war_cards.catastrophe),
+    "reinforcements": Effect(war_cards.neutral_lands, war_cards.reinforce, war_cards.neutral_attacked),
+    "heroic": Effect(war_cards.battlefields, war_cards.heroic, war_cards.fights_here),
+    "yellow-dice": Effect(war_cards.battlefields, war_cards.yellow_dice, war_cards.fights_here)}
 
 
 class CardPlays:
@@ -128,8 +140,12 @@ class CardPlays:
             wanted = f"names one of {named}" if named else "names nothing" if targets else "cannot be played now"
             raise IllegalOrderError(f"{card.name} {wanted}, not {play.target or 'nothing'}")
 
+    def waits_for_battle(self, play: Play) -> bool:
+        return EFFECTS[self.edition.card(play.card).effect].joins is not None
+
     def _give_play(self, s: int, play: Play) -> None:
-        """The play waits, secret, unless it is the card's phase and seat s answers in turn."""
+        """The play waits, secret, unless it is the card's phase and seat s answers in turn (a
+        card for a battle waits for the battle)."""
         self.people[s].plays.append(play)
         if self.edition.card(play.card).phase == self.phase_number() and self.owed[s] not in SIMULTANEOUS:
             self._play_cards([s])
@@ -140,7 +156,8 @@ class CardPlays:
         now = self.phase_number()
         for s in self.turn_order() if seats is None else seats:
             person = self.people[s]
-            due = [play for play in person.plays if self.edition.card(play.card).phase == now]
+            due = [play for play in person.plays
+                   if self.edition.card(play.card).phase == now and not self.waits_for_battle(play)]
             person.plays = [play for play in person.plays if play not in due]
             for play in due:
                 self._play_card(s, play)
@@ -158,6 +175,25 @@ class CardPlays:
         person.last_card = play.card
         self._event(PUBLIC, "card-played", seat=self.seats[s], card=play.card, target=play.target)
         EFFECTS[card.effect].run(self, s, card, play.target)
+
+    def _play_battle_cards(self, at: str) -> None:
+        """A battle begins on `at`: the waiting plays naming it that may join it are played, in
+        turn order; the others keep waiting (engine/azteca/war_cards.py)."""
+        for s in self.turn_order():
+            person = self.people[s]
+            due = [play for play in person.plays if play.target == at and self.waits_for_battle(play)
+                   and EFFECTS[self.edition.card(play.card).effect].joins(self, s)]  # type: ignore[misc]
+            person.plays = [play for play in person.plays if play not in due]
+            for play in due:
+                self._play_card(s, play)
+
+    def _drop_plays(self, phase: int) -> None:
+        """Plays still waiting when their phase ends (no battle came) lapse; the card stays in
+        the hand and only its seat is told."""
+        for s, person in enumerate(self.people):
+            for play in [play for play in person.plays if self.edition.card(play.card).phase == phase]:
+                person.plays.remove(play)
+                self._event(s, "my-play-dropped", card=play.card)
 
     def boon(self, s: int, effect: str) -> int:
         return self.people[s].boons.get(effect, 0)

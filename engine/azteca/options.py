@@ -16,4 +16,10 @@ OPTIONS = (
            meanings={"automatic": "an alliance costs 3 Tributes and an assimilation 3, both succeed (12.0)",
                      "already-given": "an alliance costs 2 Tributes and a red die's lance, or 4 and a yellow "
                                       "die's lance; an assimilation 1 Tribute and a red die's lance (18.0)"}),
+    # 14.13: "each of the players announces whether he plays a 'Reinforcements' card" (whose side
+    # is not said; the section speaks of the neutral's troops throughout).
+    Option("reinforcements", "neutral", "Whose side a Reinforcements card's troops join",
+           ("neutral", "own-side"),
+           meanings={"neutral": "every card played on an attacked neutral joins the neutral (14.13)",
+                     "own-side": "the attacker's own card joins his army; everybody else's joins the neutral"}),
 )

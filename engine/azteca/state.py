@@ -127,6 +127,9 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.war: dict[str, Any] | None = None  # the move under way and its battle
         self.war_battles = 0
         self.revive: set[int] = set()  # seats owed 14.15's free troops next turn
+        self.catastrophes: set[str] = set()  # phase 7: regions that break every chain (the card)
+        self.garrisons: dict[str, dict[str, Any]] = {}  # phase 7: territory -> Reinforcements that stayed
+        self.en_route: dict[int, list[Any]] = {}  # phase 7: reorganisations the mover's route must cross
         self.quetzalcoatl = 0  # steps climbed
         self.tezcatlipoca = 0  # steps descended
         self.verification = 0  # the verification urn's contents (secret until opened)

@@ -66,11 +66,15 @@ def _seat(state: "AztecaState", s: int) -> dict[str, Any]:
 
 def _war(state: "AztecaState") -> dict[str, Any]:
     """The Flower War's public side: markers left, armies that moved, the battle under way (an
-    army's counters stay on its owner's chart, face down: 14.1)."""
+    army's counters stay on its owner's chart, face down: 14.1), the regions a natural
+    catastrophe struck and the Reinforcements troops that stayed on a territory (played cards)."""
     war = state.war or {}
     return {"markers_left": len(state.war_markers),
             "moved": sorted(f"{state.seats[s]} {letter}" for s, letter in state.moved),
-            "battle": war.get("at_battle") if war.get("battle") is not None else None}
+            "battle": war.get("at_battle") if war.get("battle") is not None else None,
+            "catastrophes": sorted(state.catastrophes),
+            "reinforcements": {where: {seat: [troops.warriors, troops.jaguars] for seat, troops in sorted(staying.items())}
+                               for where, staying in sorted(state.garrisons.items())}}
 
 
 def _markers(state: "AztecaState") -> dict[str, Any]:
@@ -87,7 +91,8 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
             "marker": person.marker, "plays": [state.order_text(play) for play in person.plays],
             "boat_plan": {str(zone): count for zone, count in sorted(person.boat_plan.items())},
             "answer": None if person.answer is None else state.order_text(person.answer),
-            "plan": state.order_text(state.plans[s]) if s in state.plans else None}
+            "plan": state.order_text(state.plans[s]) if s in state.plans else None,
+            "en_route": [state.order_text(order) for order in state.en_route.get(s, [])]}
     if not state.markers_revealed:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}
     if s in state.owed:

@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.azteca.battle import (ATTACKER, DEFENDER, EXPERIENCE, JAGUARS_FIRST, RESERVE, WARRIORS_FIRST,
                                   Battle, EditionDice, Force, Standing, gets_defence_die)
-from engine.azteca.turn import PUBLIC, WAR
+from engine.azteca.turn import PHASES, PUBLIC, WAR
+from engine.azteca.war_cards import battle_cards
 from engine.azteca.war_orders import ARMIES, RESERVE_BOX, Answer, Move, Plan, Reorganise
 from engine.core import IllegalOrderError
 
@@ -65,28 +66,32 @@ class FlowerWar:
 
     def chain(self, s: int):
         """14.6: a chain of "territories or lake zones belonging to the player": his land, and
-        zones where he has boats that nobody else controls against him."""
+        zones where he has boats that nobody else controls against him; "This chain is broken by
+        natural catastrophes" (the card's region)."""
         def through(region: str) -> bool:
+            if region in self.catastrophes:
+                return False
             if self.geo.region(region).is_lake:
                 return self.may_cross(s)(region)
             return self.owner.get(region) == s
         return through
 
     def reserve_reaches(self, s: int, city: str) -> bool:
-        return city == self.capital(s) or self.geo.connected(self.capital(s), city, through=self.chain(s),
-                                                              dikes=self.dikes)
+        return city == self.capital(s) or city not in self.catastrophes and self.geo.connected(
+            self.capital(s), city, through=self.chain(s), dikes=self.dikes)
 
     def retreat_to(self, s: int, where: str, avoid: str = "") -> str | None:
         """14.11: "an adjacent territory belonging to him or a continuous chain of boats that allow
         him to retreat to one of his territories" (crossing others' zones with their consent).
-        pbem picks the first such territory by name (the capital first)."""
+        pbem picks the first such territory by name (the capital first); a natural catastrophe
+        breaks the chain and closes the territory it falls on."""
         mine = [self.capital(s)] + self.cities(s)
         near = self.geo.neighbours(where, self.dikes) if not self.geo.region(where).is_lake else frozenset()
+        boats = lambda r: self.geo.region(r).is_lake and r not in self.catastrophes and self.may_cross(s)(r)  # noqa: E731
         for home in mine:
-            if home in (where, avoid):
+            if home in (where, avoid) or home in self.catastrophes:
                 continue
-            if home in near or self.geo.connected(where, home, through=lambda r: self.geo.region(r).is_lake
-                                                   and self.may_cross(s)(r), dikes=self.dikes):
+            if home in near or self.geo.connected(where, home, through=boats, dikes=self.dikes):
                 return home
         return None
 
@@ -115,6 +120,7 @@ class FlowerWar:
         self.plans = {}
         self.moved = set()
         self.war_battles = 0
+        self.catastrophes, self.garrisons, self.en_route = set(), {}, {}
         self._ask_all("plan", [s for s in range(self.n)])
 
     def _plans(self, answers: dict[int, Any]) -> None:
@@ -138,11 +144,21 @@ class FlowerWar:
 
     def _end_war(self) -> None:
         self.war, self.plans, self.moved = None, {}, set()
+        self.catastrophes, self.garrisons, self.en_route = set(), {}, {}  # "until the end of the turn"
+        self._drop_plays(PHASES.index(WAR) + 1)
         self._recall_spies()
         self._phase_done(WAR)
 
     def _reorganise(self, s: int, order: Reorganise) -> None:
-        """14.5: counters pass between boxes standing together; an army emptied is destroyed."""
+        """14.5: counters pass between boxes standing together now, or, when the move that
+        follows crosses where the others stand, there (kept, secret, until the move)."""
+        if self._together_now(s, [box for box, _, _ in order.boxes]):
+            self._exchange(s, order)
+        else:
+            self.en_route.setdefault(s, []).append(order)
+
+    def _exchange(self, s: int, order: Reorganise) -> None:
+        """14.5: the boxes get their new contents; an army emptied is destroyed."""
         person = self.people[s]
         for box, warriors, jaguars in order.boxes:
             person.chart[box] = [warriors, jaguars]
@@ -154,18 +170,23 @@ class FlowerWar:
 
     def _march(self, s: int, order: Move) -> None:
         self.owed.pop(s)
+        pending = self.en_route.pop(s, [])
         if order.army is None:
+            for kept in pending:  # no move crosses where the others stand
+                self._event(s, "my-reorganise-dropped", order=self.order_text(kept))
             self._event(PUBLIC, "army-passed", seat=self.seats[s])
             self._draw_marker()
             return
         route = self.route_of(s, order)
+        exchanges = [(self.meeting_place(s, order.army, kept), kept) for kept in pending]
         self.moved.add((s, order.army))
         if order.raid:  # the card is shown and discarded as it is played
             self.people[s].hand.remove(RAID)
             self.discards.append(RAID)
         self._event(PUBLIC, "army-moves", seat=self.seats[s], army=order.army, route=list(route), raid=order.raid)
         self.war = {"mover": s, "army": order.army, "route": list(route), "at": 0, "met": [],
-                    "defenders": [], "battle": None, "stage": "", "raid": order.raid}
+                    "defenders": [], "battle": None, "stage": "", "raid": order.raid,
+                    "exchanges": exchanges}
         self._walk()
 
     def route_of(self, s: int, order: Move) -> tuple[str, ...]:
@@ -186,6 +207,10 @@ class FlowerWar:
             region = route[war["at"]]
             if not self.geo.region(region).is_lake:
                 self.people[s].generals[letter] = region
+            self._exchange_en_route(s, region)
+            if not self._alive(s, letter):  # emptied into the boxes it met: destroyed (14.5)
+                self._moved_on()
+                return
             met = None if war["raid"] else self.interceptor(s, letter, region, set(map(tuple, war["met"])))
             if met is not None:
                 war["met"].append(met)
@@ -240,6 +265,12 @@ class FlowerWar:
         self.war_battles += 1
         region = self.geo.region(at)
         neutral = defender is None
+        arrival = self.war["stage"] == "arrival"  # troops that stayed defend the territory, not a sortie
+        staying = [(seat, DEFENDER, troops) for seat, troops in (self.garrisons.pop(at, {}) if arrival else {}).items()]
+        self.war["cards"] = battle_cards({attacker: ATTACKER, **({} if neutral else {defender: DEFENDER})},
+                                         neutral, staying)
+        self._play_battle_cards(at)
+        cards = self.war.pop("cards")
         cousins = {self.seats[c]: self.force(c, RESERVE_BOX) for c in self.cousins(attacker, at)} if neutral else {}
         seats = [attacker] + ([] if neutral else [defender]) + [self.seats.index(c) for c in cousins]
         self.war["battle"] = Battle(
@@ -250,6 +281,7 @@ class FlowerWar:
             defence_retreat=defence_retreat, reserve=reserve, outer=region.kind == "outer",
             espionage=at in self.spies.get(attacker, {}).values(), terrain_die=terrain_die,
             cousins=cousins, raid=self.war["raid"], standing={self.seats[o]: self.standing(o) for o in seats},
+            reinforcements=cards["reinforcements"], heroic=cards["heroic"], yellow=cards["yellow"],
             edition=self.edition)
         self.war["at_battle"] = at
         self._event(PUBLIC, "battle", at=at, attacker=self.seats[attacker], army=army_key,
@@ -381,6 +413,8 @@ class FlowerWar:
                 self.people[o].generals[key] = self.retreat_to(o, where, avoid=where) or self.capital(o)
         if holder is not None and self._lost_everything(holder, where):
             self.revive.add(holder)
+        if outcome.staying and outcome.winner == DEFENDER:
+            self.garrisons[where] = dict(outcome.staying)  # 14.13: "they remain on the territory"
         if outcome.winner == ATTACKER and self._alive(s, letter):
             if war["defenders"]:
                 self._next_defender()
@@ -390,6 +424,8 @@ class FlowerWar:
                 self.people[s].generals[letter] = self.retreat_to(s, where) or war["route"][0]
             else:
                 self._capture(s, where)
+                if outcome.staying:  # the attacker's own Reinforcements (option "own-side")
+                    self.garrisons[where] = dict(outcome.staying)
         elif self._alive(s, letter):
             self.people[s].generals[letter] = self.retreat_to(s, where) or war["route"][0]
         self._moved_on()
@@ -454,7 +490,10 @@ class FlowerWar:
         if kind == "march":
             return {"moves": {letter: sorted({route[-1] for route in self.routes(s, letter)})
                               for letter in self.armies(s) if (s, letter) not in self.moved},
-                    "together": self.together(s), "chart": self._chart_json(s), "raid": RAID in self.people[s].hand,
+                    "together": self.together(s), "en_route": self.en_route_choices(s),
+                    "pending": [[letter, place] for kept in self.en_route.get(s, []) for letter, _, _ in kept.boxes
+                                if (place := self.meeting_place(s, letter, kept))],
+                    "chart": self._chart_json(s), "raid": RAID in self.people[s].hand,
                     "mine": [self.capital(s), *self.cities(s)],
                     "box_limit": self.edition.box_limit}
         return self.battle_options(s)
@@ -468,6 +507,56 @@ class FlowerWar:
         capital = self.capital(s)
         groups.setdefault(capital, []).append(RESERVE_BOX)
         return [boxes for _, boxes in sorted(groups.items()) if len(boxes) > 1]
+
+    def _position(self, s: int, box: str) -> str | None:
+        return self.capital(s) if box == RESERVE_BOX else self.people[s].generals.get(box)
+
+    def _together_now(self, s: int, boxes: list[str]) -> bool:
+        return len(boxes) > 1 and any(set(boxes) <= set(group) for group in self.together(s))
+
+    def crossings(self, s: int, letter: str) -> set[str]:
+        """Every land region a move of army `letter` may enter this turn."""
+        return {region for route in self.routes(s, letter) for region in route[1:]}
+
+    def meeting_place(self, s: int, letter: str, order: Reorganise) -> str | None:
+        """14.5: "An army that crosses its capital or a territory containing an army of his
+        color can be reorganized": where army `letter`, moving, meets every other box the order
+        names (standing on one region; the Reserve in the capital), or None."""
+        boxes = [box for box, _, _ in order.boxes]
+        if letter not in boxes or (s, letter) in self.moved or letter not in self.armies(s):
+            return None
+        places = {self._position(s, box) for box in boxes if box != letter}
+        place = places.pop() if len(places) == 1 else None
+        return place if place and place != self._position(s, letter) and place in self.crossings(s, letter) else None
+
+    def en_route_choices(self, s: int) -> dict[str, dict[str, list[str]]]:
+        """For each army that may move: the regions it may cross and the boxes standing there."""
+        groups: dict[str, list[str]] = {}
+        for letter, where in self.armies(s).items():
+            groups.setdefault(where, []).append(letter)
+        groups.setdefault(self.capital(s), []).append(RESERVE_BOX)
+        choices = {}
+        for letter in self.armies(s):
+            if (s, letter) in self.moved:
+                continue
+            crossed = self.crossings(s, letter)
+            met = {where: boxes for where, boxes in sorted(groups.items())
+                   if where in crossed and where != self._position(s, letter)}
+            if met:
+                choices[letter] = met
+        return choices
+
+    def _exchange_en_route(self, s: int, region: str) -> None:
+        """The reorganisations kept for this move whose boxes meet here; one the move's battles
+        made impossible (counters captured on the way) is dropped, its seat alone told."""
+        for place, order in [item for item in self.war["exchanges"] if item[0] == region]:
+            self.war["exchanges"].remove((place, order))
+            try:
+                self._check_counts(s, order)
+            except IllegalOrderError:
+                self._event(s, "my-reorganise-dropped", order=self.order_text(order))
+                continue
+            self._exchange(s, order)
 
     def check_war(self, s: int, order: Any) -> None:
         kind = self.owed[s]
@@ -483,6 +572,13 @@ class FlowerWar:
             if order.army not in self.armies(s) or (s, order.army) in self.moved:
                 raise IllegalOrderError(f"army {order.army} cannot move now (destroyed, or it moved this turn: 14.2)")
             route = self.route_of(s, order)
+            for kept in self.en_route.get(s, []):
+                place = self.meeting_place(s, order.army, kept)
+                if place is None or place not in route[1:]:
+                    raise IllegalOrderError(
+                        f"your {self.order_text(kept)} waits for a move that crosses where those boxes stand; "
+                        f"army {order.army} by {' '.join(route[1:])} does not (14.5): write the route through it, "
+                        f"or pass to drop it")
             if order.raid and (RAID not in self.people[s].hand or self.owner.get(route[-1]) == s):
                 raise IllegalOrderError("a Raid needs a Raid card in your hand and a territory you do not control")
         elif isinstance(order, Answer):
@@ -493,11 +589,18 @@ class FlowerWar:
                 raise IllegalOrderError(f"not a legal answer; legal: {', '.join(self.battle_options(s)['orders'])}")
 
     def _check_reorganise(self, s: int, order: Reorganise) -> None:
-        """14.5: boxes standing together, the same counters, at most 4 a box."""
+        """14.5: boxes standing together, or met by a move of one of them this turn; the same
+        counters, at most 4 a box."""
         boxes = [box for box, _, _ in order.boxes]
-        if not any(set(boxes) <= set(group) for group in self.together(s)) or len(boxes) < 2:
+        crossing = len(boxes) > 1 and any(self.meeting_place(s, letter, order) for letter in boxes)
+        if not self._together_now(s, boxes) and not crossing:
             raise IllegalOrderError("only armies on one territory (and the Reserve with an army in the capital) "
-                                    "exchange counters (14.5)")
+                                    "exchange counters, or an army and the boxes standing where its move "
+                                    "this turn may cross (14.5)")
+        self._check_counts(s, order)
+
+    def _check_counts(self, s: int, order: Reorganise) -> None:
+        boxes = [box for box, _, _ in order.boxes]
         chart = self.people[s].chart
         before = [sum(chart[box][i] for box in boxes) for i in (0, 1)]
         after = [sum(counts[i] for _, *counts in order.boxes) for i in (0, 1)]

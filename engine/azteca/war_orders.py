@@ -2,7 +2,8 @@
 
     plan intercept A B, allow toltecs, retreat 3, reserve 2, losses warriors, cousin none, promote yes
     plan none                                     standing orders for the phase (secret, all at once)
-    reorganise A 2w 1j, B 3w, R 1w                 new contents of boxes standing together (own turn)
+    reorganise A 2w 1j, B 3w, R 1w                 new contents of boxes standing together, or met by
+                                                  the move that follows (own turn)
     move A chalco | move A lake-2 tlatelolco | move A chalco raid | pass   an army's move (own turn;
                                                   `raid` plays a Raid card with it), or none
     reserve 1w 1j | reserve none                  the Reserve's commitment to a battle

@@ -79,12 +79,13 @@ def test_a_card_whose_phase_is_over_is_refused():
     assert state.people[0].plays == [] and state.people[0].hand == ["tlaloc"]
 
 
-def test_a_flower_war_card_is_not_played_by_these_orders():
-    """8.0: "always during the specified phase": a phase-7 card belongs to the Flower War."""
+def test_a_raid_is_not_played_by_these_orders():
+    """8.0: "always during the specified phase": the Raid belongs to an army's move in the
+    Flower War (`move A TERRITORY raid`), not to `play`."""
     state = to_phase(new_game(), "purchase")
-    hold(state, "aztecs", "heroic-battle")
+    hold(state, "aztecs", "raid")
     with pytest.raises(IllegalOrderError, match="phase 7"):
-        order(state, "aztecs", "play heroic-battle")
+        order(state, "aztecs", "play raid tizapan")
 
 
 def test_a_card_not_held_cannot_be_played():

@@ -189,10 +189,11 @@ def test_armies_on_one_territory_reorganise_and_an_emptied_army_is_destroyed():
 
 
 def test_reorganising_needs_the_boxes_together_and_four_counters_at_most():
-    """14.5: only armies together (an army in the capital with the Reserve); 14.1: "An army can
-    never contain more than 4 counters"."""
-    state = turn(board({"toltecs": {"A": ("xochimilco", 2, 0), "B": ("colhuacan", 3, 0)}},
-                       {"xochimilco": "toltecs"}, reserve={"toltecs": (2, 0)}), "toltecs")
+    """14.5: only armies together (an army in the capital with the Reserve), or met by a move
+    (the cases below); 14.1: "An army can never contain more than 4 counters". Army A
+    in Tlacopan and army B in Colhuacan cannot meet this turn."""
+    state = turn(board({"toltecs": {"A": ("tlacopan", 2, 0), "B": ("colhuacan", 3, 0)}},
+                       {"tlacopan": "toltecs"}, reserve={"toltecs": (2, 0)}), "toltecs")
     for text in ("reorganise A 1w, B 4w", "reorganise B 5w, R 0w"):
         with pytest.raises(IllegalOrderError):
             order(state, "toltecs", text)
@@ -386,3 +387,76 @@ def test_the_attackers_spy_cancels_the_mobilisation_roll(dice):
         return state
     assert events(attack({}), "battle-mobilisation")
     assert not events(attack({SEATS.index("toltecs"): {"A": "tizapan"}}), "battle-mobilisation")
+
+
+def test_an_army_reorganises_with_an_army_it_crosses():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." Army A leaves Colhuacan through Xochimilco, where army B stands,
+    and takes a Jaguar knight from it on the way to Chalco."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs", "chalco": "toltecs"}), "toltecs")
+    order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+    person = state.people[SEATS.index("toltecs")]
+    assert person.chart["A"] == [2, 0]  # kept until the move crosses Xochimilco
+    order(state, "toltecs", "move A xochimilco chalco")
+    assert person.chart["A"] == [2, 1] and person.chart["B"] == [1, 0] and where(state, "toltecs") == "chalco"
+
+
+def test_an_army_crossing_its_capital_reorganises_with_the_reserve():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." Army B goes from Xochimilco through Colhuacan to Tizapan and leaves
+    a warrior in the Reserve as it crosses the capital."""
+    state = turn(board({"toltecs": {"B": ("xochimilco", 3, 0)}}, {"xochimilco": "toltecs"},
+                       reserve={"toltecs": (0, 1)}), "toltecs", {"toltecs": "plan retreat 9"})
+    order(state, "toltecs", "reorganise B 2w, R 1w 1j")
+    order(state, "toltecs", "move B colhuacan tizapan")
+    assert state.people[SEATS.index("toltecs")].chart["R"] == [1, 1]
+    assert [e["boxes"] for e in events(state, "reorganised")] == [["B", "R"]]
+
+
+def test_a_move_that_does_not_cross_the_other_army_is_refused():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." A reorganisation kept for the move binds it: a route that misses
+    Xochimilco is refused, and nothing changes."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs"}), "toltecs")
+    order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+    with pytest.raises(IllegalOrderError, match="crosses where those boxes stand"):
+        order(state, "toltecs", "move A tizapan")
+    assert state.owed == {SEATS.index("toltecs"): "march"} and where(state, "toltecs") == "colhuacan"
+
+
+def test_boxes_no_move_can_bring_together_do_not_reorganise():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." Army B in Chalco cannot reach army A in Tlacopan this turn, nor A
+    reach Chalco: refused."""
+    state = turn(board({"toltecs": {"A": ("tlacopan", 2, 0), "B": ("chalco", 1, 1)}},
+                       {"tlacopan": "toltecs", "chalco": "toltecs"}), "toltecs")
+    with pytest.raises(IllegalOrderError, match="14.5"):
+        order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+
+
+def test_a_kept_reorganisation_lapses_when_the_player_passes():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." With no move nothing is crossed: the reorganisation lapses, told to
+    its player alone."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs"}), "toltecs")
+    order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+    assert state.view("toltecs")["me"]["en_route"] == ["reorganise A 2w 1j, B 1w"]
+    order(state, "toltecs", "pass")
+    assert state.people[SEATS.index("toltecs")].chart["B"] == [1, 1]
+    mine = [e for e in state.view("toltecs")["events"] if e["type"] == "my-reorganise-dropped"]
+    assert mine and not events(state, "my-reorganise-dropped")
+
+
+def test_an_army_emptied_on_the_way_is_destroyed_where_it_meets():
+    """14.5: "An army that crosses its capital or a territory containing an army of his color can
+    be reorganized." and "A player that empties voluntarily his army when reorganizing
+    destroys it": army A gives all to B in Xochimilco and its move ends there."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 1, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs", "chalco": "toltecs"}), "toltecs")
+    order(state, "toltecs", "reorganise A 0w, B 2w 1j")
+    order(state, "toltecs", "move A xochimilco chalco")
+    person = state.people[SEATS.index("toltecs")]
+    assert person.generals["A"] is None and person.chart["B"] == [2, 1]
