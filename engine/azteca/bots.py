@@ -50,12 +50,14 @@ class RandomBot:
         return getattr(self, f"_{decision.kind}")(decision.options)
 
     def _deal(self, deal: dict[str, Any]) -> Order | None:
-        """Accept an offer it may accept, withdraw one, lend boats, or offer a small gift or trade."""
+        """Accept or decline an offer it may accept, withdraw one, lend boats, or offer a small gift or trade."""
         rng = self.rng
         if deal["accept"] and rng.random() < 0.6:
             return DealAnswer("accept", *rng.choice(deal["accept"]))
         if deal["withdraw"] and rng.random() < 0.3:
             return DealAnswer("withdraw", *rng.choice(deal["withdraw"]))
+        if deal["accept"] and rng.random() < 0.3:
+            return DealAnswer("decline", *rng.choice(deal["accept"]))
         seat = rng.choice(deal["seats"])
         if deal["zones"] and rng.random() < 0.3:
             return Lend(seat, (rng.choice(deal["zones"]),))

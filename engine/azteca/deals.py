@@ -25,6 +25,7 @@ from engine.azteca.turn import PUBLIC, SETUP, SIMULTANEOUS
 from engine.core import IllegalOrderError
 
 MAX_OPEN = 8  # open offers a seat may have made at once (keeps a state small)
+MAX_CARDS = 8  # cards named on one side of a deal (twice a full hand)
 DONE = {"accept": "deal-accepted", "decline": "deal-declined", "withdraw": "deal-withdrawn"}  # private events
 
 
@@ -105,6 +106,8 @@ class Deals:
         zones = {lake.number for lake in self.geo.lakes()}
         if not set(terms.boats) <= zones | {ALL_ZONES}:
             raise IllegalOrderError(f"the lake zones are {', '.join(map(str, sorted(zones)))}")
+        if len(terms.cards) > MAX_CARDS:
+            raise IllegalOrderError(f"a side of a deal names at most {MAX_CARDS} cards")
         for card in terms.cards:
             try:
                 self.edition.card(card)

@@ -312,3 +312,54 @@ def test_leave_to_use_boats_ends_with_the_turn():
     assert len(state.boat_loans) == 4
     to_phase(state, "cards")
     assert state.boat_loans == set() and state.offers == []
+
+
+def test_lent_boats_open_a_retreat():
+    """14.11: "he must have an adjacent territory belonging to him or a continuous chain of boats
+    that allow him to retreat to one of his territories"; pbem reading of 18.0 Pirogue Express:
+    lent boats make that chain. Toltecs in Chalco, cut off from Colhuacan but by zone 4."""
+    state = war_board(pirogue_express="on")
+    state.owner["chalco"] = 1
+    assert state.retreat_to(1, "chalco") is None
+    state.boat_loans = {(2, 1, "lake-4")}
+    assert state.retreat_to(1, "chalco") == "colhuacan"
+
+
+def test_lent_boats_carry_the_reserve_to_a_city():
+    """14.6: the Reserve needs "a continuous chain of territories or lake zones belonging to the
+    player"; 13.2: control "allows landing, transporting and retreating of your Troops (army and
+    reserve)". pbem reading of 18.0 Pirogue Express: lent boats carry the Reserve too."""
+    state = war_board(pirogue_express="on")
+    state.owner["chalco"] = 1
+    assert not state.reserve_reaches(1, "chalco")
+    state.boat_loans = {(2, 1, "lake-4")}
+    assert state.reserve_reaches(1, "chalco")
+
+
+def test_a_loan_of_boats_not_in_the_zone_carries_nobody():
+    """18.0 Pirogue Express: "use his boats": leave counts only where the lender's boats are."""
+    state = war_board(pirogue_express="on")
+    state.people[2].boats = {"lake-2": 2}
+    state.boat_loans = {(2, 1, "lake-4")}
+    assert "chalco" not in state.legal(1)["moves"]["A"]
+
+
+def test_a_card_given_to_play_later_and_then_sold_is_dropped():
+    """8.0's plays wait for their phase; a card sold meanwhile can no longer be played by its
+    seller, whose play is dropped (seen by him only), and the buyer holds it."""
+    state = to_phase(to_phase(new_game(options=BOTH), "purchase"), "cards")
+    hold(state, "aztecs", "tlaloc")
+    hold(state, "toltecs")
+    tributes = state.people[0].tributes
+    order(state, "aztecs", "play tlaloc; offer toltecs card tlaloc")
+    order(state, "toltecs", "accept aztecs 1")
+    to_phase(state, "purchase")
+    assert events(state, "my-play-dropped", "aztecs") and not events(state, "card-played", "aztecs")
+    assert state.people[0].tributes == tributes + state.income(0)[0] and "tlaloc" in state.people[1].hand
+
+
+def test_a_side_of_a_deal_names_at_most_eight_cards():
+    """pbem: an offer asks at most 8 cards (twice a full hand, 8.0), so a state stays small."""
+    state = purchases()
+    with pytest.raises(IllegalOrderError, match="at most 8 cards"):
+        order(state, "aztecs", "offer toltecs nothing for " + ", ".join(["card raid"] * 9))
