@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.azteca.deal_orders import DealAnswer, DealOffer, Lend, Terms
 from engine.azteca.orders import (BOXES, EXPEDITION, Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions,
                                   Offer, Order, Place, Play, Send, parse_line)
 from engine.azteca.war_orders import Move, Plan, Reorganise
 
 PLAY_CHANCE = 0.2  # how often the random bot plays a card it may play before answering
+DEAL_CHANCE = 0.1  # how often it makes, answers or withdraws a deal before answering (18.0's options)
 
 
 def _spread(rng: random.Random, counts: dict[str, int], room: dict[str, int]) -> dict[str, list[int]]:
@@ -40,7 +42,35 @@ class RandomBot:
         if playable and self.rng.random() < PLAY_CHANCE:  # a play never answers: asked again after
             card = self.rng.choice(sorted(playable))
             return Play(card, self.rng.choice(playable[card]))
+        deal = decision.options.get("deal")  # only with the options on: no draw from the stream otherwise
+        if deal and self.rng.random() < DEAL_CHANCE:
+            chosen = self._deal(deal)
+            if chosen is not None:  # a deal never answers: asked again after
+                return chosen
         return getattr(self, f"_{decision.kind}")(decision.options)
+
+    def _deal(self, deal: dict[str, Any]) -> Order | None:
+        """Accept or decline an offer it may accept, withdraw one, lend boats, or offer a small gift or trade."""
+        rng = self.rng
+        if deal["accept"] and rng.random() < 0.6:
+            return DealAnswer("accept", *rng.choice(deal["accept"]))
+        if deal["withdraw"] and rng.random() < 0.3:
+            return DealAnswer("withdraw", *rng.choice(deal["withdraw"]))
+        if deal["accept"] and rng.random() < 0.3:
+            return DealAnswer("decline", *rng.choice(deal["accept"]))
+        seat = rng.choice(deal["seats"])
+        if deal["zones"] and rng.random() < 0.3:
+            return Lend(seat, (rng.choice(deal["zones"]),))
+        if not deal["open_left"]:
+            return None
+        tributes = min(deal["tributes"], rng.randint(0, 2))
+        card = (rng.choice(deal["cards"]),) if deal["cards"] and rng.random() < 0.5 else ()
+        boats = (rng.choice(deal["zones"]),) if deal["zones"] and rng.random() < 0.5 else ()
+        give = Terms(tributes, card, boats)
+        if not give:
+            return None
+        ask = Terms(tributes=1) if deal["cards"] and rng.random() < 0.5 else Terms()  # Tributes need the big deal
+        return DealOffer(seat, give, ask)
 
     def _dike(self, options: dict[str, Any]) -> Order:
         return Dike(self.rng.choice(options["shores"]))

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.azteca.bots import BOTS
 from engine.azteca.components import Edition, load_edition, packaged_edition
+from engine.azteca.deal_orders import HEADS as DEAL_HEADS
 from engine.azteca.options import OPTIONS
 from engine.azteca.state import PEOPLES, PHASES, SETUP, AztecaState, Setup, check_setup_counts
 from engine.core import Bot, DecisionKind, SetupError, check_options, check_player
@@ -22,8 +23,9 @@ MAX_NAME = 60
 def _kind(name: str, title: str, syntax: str, hours: int, simultaneous: bool, ask: str, rule: str,
           **words: Any) -> DecisionKind:
     kind = DecisionKind(name, title, syntax, hours, simultaneous=simultaneous, ask=ask, rule=rule, **words)
-    # An Azteca card play ("play CARD") rides with whatever decision its seat owes (cards.py).
-    return replace(kind, words=(*kind.words, "play"))
+    # An Azteca card play ("play CARD") and the options' deals ride with whatever decision its
+    # seat owes (cards.py, deals.py).
+    return replace(kind, words=(*kind.words, "play", *sorted(DEAL_HEADS)))
 
 
 DECISION_KINDS = (

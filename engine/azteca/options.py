@@ -22,4 +22,17 @@ OPTIONS = (
            ("neutral", "own-side"),
            meanings={"neutral": "every card played on an attacked neutral joins the neutral (14.13)",
                      "own-side": "the attacker's own card joins his army; everybody else's joins the neutral"}),
+    # 18.0 "THE BIG DEAL": "Cards can be sold or exchanged between players. ... Players can give or
+    # lend Tributes to each other. A player is never forced to keep his word."
+    Option("big_deal", "off", "Whether players may trade cards and give or lend Tributes (18.0 The Big Deal)",
+           ("off", "on"),
+           meanings={"off": "no trading: cards and Tributes stay with their player",
+                     "on": "'offer SEAT ... for ...' and 'accept SEAT N' trade cards and Tributes at once; "
+                           "promises beyond the offer are not enforced"}),
+    # 18.0 "PIROGUE EXPRESS SERVICE": "A player can allow another player to use his boats for movements."
+    Option("pirogue_express", "off", "Whether players may let others use their boats (18.0 Pirogue Express Service)",
+           ("off", "on"),
+           meanings={"off": "an army crosses a lake zone only on boats of its own colour (14.3)",
+                     "on": "'lend SEAT boats ZONE' (or boats in an offer) lets that seat cross on your boats "
+                           "this turn"}),
 )

@@ -14,6 +14,8 @@
     continue | stop                                the attacker after each round of a lake battle
     quetzalcoatl 5 | tezcatlipoca 3               Sacrifice points offered (phase 8, secret)
     play tlaloc | play chalchiuhtlicue 2          an Azteca card, added to any decision owed (8.0)
+    offer toltecs 3 tributes for card tlaloc      a deal, added to any decision owed (18.0's options:
+    accept aztecs 1 | lend toltecs boats 2        engine/azteca/deal_orders.py)
 
 One order a line; ';' also ends an order.  Territories are written by key or by number.
 """
@@ -23,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from engine.azteca.deal_orders import HEADS as DEAL_HEADS, SYNTAX as DEAL_SYNTAX, DealAnswer, DealOffer, Lend, deal_text, parse_deal
 from engine.azteca.war_orders import HEADS as WAR_HEADS, Answer, Move, Plan, Reorganise, parse_war, war_text
 from engine.core import ParseError
 
@@ -121,7 +124,7 @@ class Play:
 
 
 Order = Union[Dike, Army, Place, Discard, Buy, Look, Bid, Offer, Send, Missions, Attack, Join, Fight, Play, Plan,
-              Reorganise, Move, Answer]
+              Reorganise, Move, Answer, DealOffer, DealAnswer, Lend]
 Resolve = Callable[[str], str]  # a territory as written -> its key
 
 _NUMBER = re.compile(r"\d{1,3}")
@@ -136,6 +139,7 @@ SYNTAX = {
     "send": "send A 11, B exp, 2B4 | send nothing", "mission": "mission A alliance, B espionage | mission none",
     "attack": "attack ZONE SEAT | attack none", "join": "join attacker | join defender | join neutral",
     "continue": "continue | stop", "stop": "continue | stop", "play": "play CARD [TARGET]",
+    **DEAL_SYNTAX,  # with the options of 18.0 only
 }
 
 
@@ -264,6 +268,8 @@ def parse_line(line: str, resolve: Resolve | None = None) -> Order:
     words = rest.split()
     if head in WAR_HEADS:  # phase 7's orders (engine/azteca/war_orders.py)
         return parse_war(head, rest, line, resolve)  # type: ignore[return-value]
+    if head in DEAL_HEADS:  # the options' deals (engine/azteca/deal_orders.py)
+        return parse_deal(head, rest, line)  # type: ignore[return-value]
     if head == "dike" and len(words) == 1:
         return Dike(_territory(words[0], line, head, resolve))
     if head == "place" and len(words) == 1:
@@ -353,4 +359,6 @@ def to_text(order: Order) -> str:
         return "continue" if order.on else "stop"
     if isinstance(order, Play):
         return f"play {order.card} {order.target}".rstrip()
+    if isinstance(order, (DealOffer, DealAnswer, Lend)):
+        return deal_text(order)
     return war_text(order)

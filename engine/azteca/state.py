@@ -10,7 +10,8 @@ The turn's eight phases are all named in turn.PHASES; this step of the implement
 those in turn.PHASES_PLAYED and passes over the others (see the comment there).  Phase 4 lives
 in market.py, phase 5 in pochtecas.py, phase 6 in domination.py (its battles in lake.py), phase
 7 in war.py (its battles in battle.py, its orders in war_orders.py) and phase 8 with the game's
-end in judgement.py; the checks of orders against the rules in
+end in judgement.py; card plays in cards.py and the deals of 18.0's options in deals.py (their
+orders in deal_orders.py); the checks of orders against the rules in
 choices.py; views in views.py.
 """
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any, Sequence
 from engine.azteca.cards import CardPlays
 from engine.azteca.choices import check, legal_choices
 from engine.azteca.components import Edition
+from engine.azteca.deal_orders import DEAL_ORDERS
+from engine.azteca.deals import Deals
 from engine.azteca.domination import LakeDomination
 from engine.azteca.judgement import JudgementOfTheGods
 from engine.azteca.market import SlaveMarket
@@ -72,7 +75,8 @@ class People:
         return sum(box[kind] for box in self.chart.values())
 
 
-class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays, LoggedState):
+class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays, Deals,
+                  LoggedState):
     game = "azteca"
 
     def __init__(self, setup: Setup):
@@ -147,6 +151,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.completed: list[Milestone] = []
         self.scores: list[dict[str, Any]] = []
         self.final: Result | None = None
+        self._start_deals()
         self._event(PUBLIC, "setup", seats=list(self.seats), tlatoani=self.seats[self.first])
         if "aztecs" in self.seats and self.geo.dike_links():
             self._ask_in_turn("dike", [self.seats.index("aztecs")])
@@ -169,7 +174,8 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
     def legal(self, s: int) -> dict[str, Any]:
         """What seat s may choose now (private to it)."""
         playable = self.playable(s)  # cards it may play beside its answer, named only when there are some
-        return {**legal_choices(self, s), **({"play": playable} if playable else {})}
+        deals = self.deal_choices(s)  # deals it may make beside its answer, with the options of 18.0 only
+        return {**legal_choices(self, s), **({"play": playable} if playable else {}), **({"deal": deals} if deals else {})}
 
     def parse(self, text: str) -> list[Order]:
         return parse_orders(text, self.territory_key)
@@ -203,6 +209,11 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
             self._give_play(s, order)
             self._advance()
             return
+        if isinstance(order, DEAL_ORDERS):  # beside the decision owed too (engine/azteca/deals.py)
+            self.check_deal(s, order)
+            self.applied.append((s, order))
+            self._deal(s, order)
+            return
         handler = {("dike", Dike): self._setup_dike, ("army", Army): self._answer,
                    ("place", Place): self._place, ("cards", Discard): self._answer,
                    ("purchase", Buy): self._purchase, ("look", Look): self._look, ("bid", Bid): self._answer,
@@ -222,7 +233,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""
         self.seat_index(seat)
-        plays_first = sorted(orders, key=lambda order: not isinstance(order, Play))  # a play never answers
+        plays_first = sorted(orders, key=lambda order: not isinstance(order, (Play, *DEAL_ORDERS)))  # never answers
         return submit_in_turn(self, seat, plays_first)
 
     def view(self, seat: str | None) -> dict[str, Any]:
@@ -404,6 +415,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self._free_troops()
         self.turn_summary = {}
         self._new_card_turn()
+        self._new_deal_turn()
         if self.round == 1:  # "Each player receives 4 cards on the first turn"
             self._refill()
         else:

@@ -12,6 +12,8 @@ verification urn's only when it is opened).  Public: Tributes (announced aloud, 
 sizes, counters bought, generals, boats, pochtecas and dikes on the board, cities, revealed
 markers, bids once revealed, cards played and each seat's last card played, pochtecas' destinations once revealed, missions and their dice, boats
 once placed, lake battles and lake control, the gods' steps and the Anger cards played since the last shuffle.
+With 18.0's options (deals.py): an offer is seen by its two parties only; an accepted deal is
+public but for the names of the cards it moves; leave to use boats is public.
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ def build_view(state: "AztecaState", reader: int | None) -> dict[str, Any]:
         "result": state.final.to_json() if state.final else None,
         "events": state.events_for(reader),
     }
+    if state.pirogue_express():
+        view["boat_loans"] = state.loans_view()
     if reader is not None:
         view["me"] = _me(state, reader)
     return view
@@ -95,6 +99,8 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
             "en_route": [state.order_text(order) for order in state.en_route.get(s, [])]}
     if not state.markers_revealed:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}
+    if state.big_deal() or state.pirogue_express():
+        mine["offers"] = state.offers_of(s)  # seen by the offer's two parties only
     if s in state.owed:
         mine["decision"] = state.decision_of(s).private()
     return mine

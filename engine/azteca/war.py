@@ -48,11 +48,13 @@ class FlowerWar:
         crossing is free" (the controller's standing `allow`)."""
         controller = self.lake_control.get(zone)
         allowed = self.plan(controller).allow if controller is not None else None
-        return controller in (None, s) or allowed is None or self.seats[s] in allowed
+        return (controller in (None, s) or allowed is None or self.seats[s] in allowed
+                or self.lends(controller, s, zone))  # Pirogue Express: his boats lent there (deals.py)
 
     def may_cross(self, s: int):
-        """14.3: through a lake zone only with own boats there and the controller's consent."""
-        return lambda zone: bool(self.people[s].boats.get(zone)) and self.consents(zone, s)
+        """14.3: through a lake zone only with own boats there (or boats lent by the option Pirogue
+        Express, deals.py) and the controller's consent."""
+        return lambda zone: (bool(self.people[s].boats.get(zone)) or self.borrows(s, zone)) and self.consents(zone, s)
 
     def stops(self, s: int):
         """14.3: an army "must stop as soon as they enter a neutral or enemy territory"."""
