@@ -36,6 +36,9 @@ def page_context(view: Mapping[str, Any]) -> dict[str, Any]:
             "lots": market.get("lots", 0),
             "tied": [(lot, seats) for lot, seats in sorted((market.get("tied") or {}).items())],
         },
+        # Offers to Tezcatlipoca are revealed together (15.2): the last judgement's are public.
+        "offers": sorted((seat, scored) for seat, scored in ((view.get("scores") or [{}])[-1] or {}).items()
+                         if isinstance(scored, dict)),
         "gods": {"quetzalcoatl": gods.get("quetzalcoatl", 0), "tezcatlipoca": gods.get("tezcatlipoca", 0),
                  "points_per_step": gods.get("points_per_step"), "verification_due": gods.get("verification_due"),
                  "anger_played": list(gods.get("anger_played") or []), "anger_left": gods.get("anger_left", 0)},
