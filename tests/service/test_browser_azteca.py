@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import ARTIFACTS, browser, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
+from browser_support import (ARTIFACTS, answer_shown, browser, open_new_game, page, served, server,  # noqa: F401
+                             sideways_scroll)
 from engine.azteca import GAME
 from pbem.extensions import db
 from pbem.models import Game
@@ -82,16 +83,9 @@ def enter(page: Any, fields: dict[str, Any], play: str | None) -> None:
     page.click(button)
 
 
-def answered(page: Any) -> str:
-    return page.inner_text(".flash") if page.is_visible(".flash") else page.inner_text("main")[:600]
-
-
 def test_a_whole_game_turn_of_azteca_played_through_the_forms(served, page):
     app, base = served
-    page.set_default_timeout(20_000)
-    sign_in(page, base, ADDRESS)
-    game_id = start_game(app, base)
-    page.goto(f"{base}/games/{game_id}")
+    game_id = open_new_game(page, served, ADDRESS, start_game)
     bot = GAME.make_bot("heuristic", SEED)
     played: list[str] = []
     kinds: list[str] = []
@@ -120,7 +114,7 @@ def test_a_whole_game_turn_of_azteca_played_through_the_forms(served, page):
             page.screenshot(path=str(ARTIFACTS / f"browser-azteca-{kind}.png"), full_page=True)
         with page.expect_navigation():
             enter(page, form_fields(order), play)
-        flash = answered(page)
+        flash = answer_shown(page)
         assert f"{text}" in flash and ("Applied:" in flash or "Accepted, waiting:" in flash), (text, flash)
         if play:
             assert f"play {play}" in flash, (play, flash)
