@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from engine.azteca import GAME
 from engine.azteca.orders import Play
-from engine.azteca.war_orders import Move, Plan, Reorganise
+from engine.azteca.war_orders import Move, Plan, Reorganise, war_text
 from engine.core import OrderError
 from pbem.games import presentation
 from pbem.games.azteca import forms
@@ -45,6 +45,7 @@ def test_every_bot_order_of_a_game_goes_through_its_form(seed, players):
     state = new_state(seed, players)
     bots = [GAME.make_bot("random", f"{seed}:{s}") for s in range(players)]
     kinds = set()
+    reorganised: dict[int, Reorganise] = {}  # a seat's reorganisation, sent with its next move
     for _ in range(20_000):
         waiting = state.waiting()
         if not waiting:
@@ -58,16 +59,24 @@ def test_every_bot_order_of_a_game_goes_through_its_form(seed, players):
             sent = replace(order, allow=None)
         if isinstance(order, Play):
             assert f"{order.card} {order.target}".strip() in offered(choice)["play"]
-        elif not isinstance(order, Reorganise):
+        elif isinstance(order, Reorganise):  # the form sends it with the move that follows
+            reorganised[s] = order
+        else:
             fields = form_fields(sent)
             check_offered(choice, fields)
+            before = reorganised.pop(s, None) if isinstance(order, Move) and order.army else None
+            if before:
+                fields["reorganise"] = war_text(before).removeprefix("reorganise ")
             text = SHOWN.form_orders(posted(choice["kind"], fields))
-            [read] = state.parse(text)
+            *first, read = state.parse(text)
+            assert first == ([before] if before else [])
             if isinstance(order, Move) and order.army:  # the form names the destination only
                 assert (read.army, read.route[-1], read.raid) == (order.army, order.route[-1], order.raid)
             else:
                 assert read == sent, (text, sent)
             kinds.add(choice["kind"])
+        if not isinstance(order, (Reorganise, Move)):
+            reorganised.pop(s, None)
         state.apply(seat, order)
     assert state.is_over()
     assert kinds >= {"army", "place", "cards", "purchase", "look", "bid", "send", "plan", "march", "urn",
@@ -97,6 +106,11 @@ def test_a_free_text_order_stands_for_the_fields():
     assert SHOWN.form_orders(form) == "army A 4w, B 3w, C 3w, R 3j"
 
 
+def test_a_move_carries_its_reorganisation_first():
+    form = posted("march", {"army": "A", "to": "chalco", "reorganise": "A 2w 1j, R 2w", "raid": "yes"})
+    assert SHOWN.form_orders(form) == "reorganise A 2w 1j, R 2w\nmove A chalco raid"
+
+
 @pytest.mark.parametrize("kind, fields, error", [
     ("dike", {}, "choose the shore"),
     ("place", {"territory": "chalco; army A 9w"}, "not one of the choices"),
@@ -107,6 +121,7 @@ def test_a_free_text_order_stands_for_the_fields():
     ("fight", {"action": "flee"}, "continue the lake battle"),
     ("reserve", {"answer": "retreat A"}, "not one of the choices"),
     ("march", {"army": "A"}, "choose where the army goes"),
+    ("march", {"army": "A", "to": "chalco", "reorganise": "A 2w; pass"}, "reorganise: boxes and counters"),
     ("urn", {"points": "2", "play": "tlaloc\x00"}, "play: a card"),
     ("nonsense", {}, "unknown kind of form"),
 ])

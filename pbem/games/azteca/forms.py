@@ -31,6 +31,7 @@ _NUMBER = re.compile(r"[0-9]{1,3}")
 _PLAY = re.compile(r"[a-z][a-z-]{0,40}( [0-9a-z][0-9a-z-]{0,40})?")
 _TARGET = re.compile(r"[0-9]{1,2} [a-z]{1,20}")
 _ANSWER = re.compile(r"[a-z]{1,12}( [A-Za-z0-9]{1,8},?){0,12}")  # "lose A 1w, R 1j", "retreat A R"
+_REORGANISE = re.compile(r"[ABCRabcr] [0-9wjWJ ]{1,12}(, ?[ABCRabcr] [0-9wjWJ ]{1,12}){0,3}")  # "A 2w 1j, R 2w"
 _MISSION = re.compile(r"[a-z]{1,15}( [0-9])?")
 
 
@@ -315,7 +316,7 @@ def _march(form: Any) -> str:
     to = _value(form, "to", _WORD, "choose where the army goes")
     move = f"move {army} {to}" + (" raid" if form.get("raid") == "yes" else "")
     reorganise = " ".join(str(form.get("reorganise") or "").split())
-    if reorganise and not re.fullmatch(r"[abcrABCR][0-9wjWJ ,]{0,60}", reorganise):
+    if reorganise and not _REORGANISE.fullmatch(reorganise):
         raise OrderError("reorganise: boxes and counters, as in 'A 2w 1j, R 1w'")
     return f"reorganise {reorganise}\n{move}" if reorganise else move
 
