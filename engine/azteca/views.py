@@ -101,6 +101,6 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}
     if state.big_deal() or state.pirogue_express():
         mine["offers"] = state.offers_of(s)  # seen by the offer's two parties only
-    if s in state.owed:
-        mine["decision"] = state.decision_of(s).private()
+    # The API's contract (docs/api.md): `me.decisions` lists what the reader owes, with its options.
+    mine["decisions"] = [state.decision_of(s).private()] if s in state.owed else []
     return mine

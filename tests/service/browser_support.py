@@ -76,6 +76,21 @@ def sign_in(page: Any, server: str, address: str) -> None:
     page.wait_for_url(f"{server}/")
 
 
+def open_new_game(page: Any, served: tuple[Flask, str], address: str, start: Any) -> int:
+    """Sign `address` in, start a game with `start(app, base)` (its id) and open its page."""
+    app, base = served
+    page.set_default_timeout(20_000)
+    sign_in(page, base, address)
+    game_id = start(app, base)
+    page.goto(f"{base}/games/{game_id}")
+    return game_id
+
+
+def answer_shown(page: Any) -> str:
+    """What the page said of the orders just sent: its flash, else the top of the page."""
+    return page.inner_text(".flash") if page.is_visible(".flash") else page.inner_text("main")[:600]
+
+
 def sideways_scroll(page: Any) -> int:
     """How many pixels the page is wider than the window (0: no sideways scroll)."""
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))

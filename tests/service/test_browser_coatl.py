@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_support import ARTIFACTS, browser, page, served, server, sideways_scroll, sign_in  # noqa: F401 (fixtures)
+from browser_support import (ARTIFACTS, answer_shown, browser, open_new_game, page, served, server,  # noqa: F401
+                             sideways_scroll)
 from engine.coatl import GAME
 from pbem.extensions import db
 from pbem.games.coatl.forms import OPEN_ROWS
@@ -98,11 +99,8 @@ def enter(page: Any, fields: dict[str, Any], picture: Path | None = None) -> Non
 
 
 def test_a_whole_game_of_coatl_played_by_clicks_against_a_bot(served, page):
-    app, base = served
-    page.set_default_timeout(20_000)
-    sign_in(page, base, ADDRESS)
-    game_id = start_game(app, base)
-    page.goto(f"{base}/games/{game_id}")
+    app, _ = served
+    game_id = open_new_game(page, served, ADDRESS, start_game)
     bot = GAME.make_bot("heuristic", SEED)
     played: list[str] = []
     checked_phone = False
@@ -123,7 +121,7 @@ def test_a_whole_game_of_coatl_played_by_clicks_against_a_bot(served, page):
         with page.expect_navigation():
             first_assembly = "complete" in text and not any("complete" in line for line in played)
             enter(page, form_fields(kind, order), ARTIFACTS / "browser-coatl-assembly.png" if first_assembly else None)
-        flash = page.inner_text(".flash") if page.is_visible(".flash") else page.inner_text("main")[:400]
+        flash = answer_shown(page)
         assert f"Applied: {text}." in flash, (text, flash)
         played.append(text)
     else:

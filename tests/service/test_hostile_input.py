@@ -72,6 +72,15 @@ VOLATILE = {("api_tokens", "last_used_at")}  # touched by every API call
 ORDER_KINDS = {"power": ["card"], "turn": ["place", "eagle", "move_from", "move_to"],
                "conflict": ["settle-1"], "reaction": ["territory", "answer"],
                "scoring": ["wild", "blessing", "rafts"], "text": ["orders"]}
+# Azteca's forms (posted to the world's Azteca game, whatever it asks now): the fields of every
+# kind, as its page shows them for each decision.
+AZTECA_KINDS = {"dike": ["shore"], "place": ["territory"], "cards": ["discard"], "look": ["lot"],
+                "bid": ["lot", "tributes"], "purchase": ["A-w", "R-j", "general", "pochteca", "boat", "dike", "orders"],
+                "send": ["pochteca-A", "boats-1", "orders"], "mission": ["mission-A"], "attack": ["target"],
+                "join": ["side"], "fight": ["action"], "plan": ["intercept", "consent", "allow", "retreat", "reserve",
+                                                               "losses", "cousin", "promote"],
+                "march": ["army", "to", "raid", "reorganise", "action"], "reserve": ["answer"],
+                "urn": ["points", "play"]}
 EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"], "turns.extend": ["hours"],
                 "turns.cancel_queued": ["which"], "turns.queue": ["turns"], "lobby.invite": ["email"],
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],
@@ -114,6 +123,8 @@ def world(app, session, monkeypatch):
                       title="Other game")
     play.submit_orders(session, next(s for s in other.seats if s.user_id == people["ana"].id), "keep none",
                        channel="web")
+    azteca = make_game(session, people["ana"], game="azteca", players=3, bots=("random", "random"), seed=3,
+                       title="Third game")
     tokens = {}
     for name in ("ana", "eve"):
         token, secret = accounts.create_api_token(session, people[name], "t")
@@ -129,7 +140,8 @@ def world(app, session, monkeypatch):
     rounds.check_round(session, played.id, now())  # its bots played at once: round 2 is next
     ana_address = session.scalar(select(EmailAddress.id).where(EmailAddress.user_id == people["ana"].id))
     outbox_id = session.scalar(select(OutboxMessage.id).limit(1))
-    ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "address_id": ana_address, "token_id": token.id,
+    ids = {"game_id": running.id, "open_game_id": waiting.id, "other_game_id": other.id, "azteca_game_id": azteca.id,
+           "address_id": ana_address, "token_id": token.id,
            "vacation_id": away.id, "outbox_id": outbox_id, "part_id": 1, "inbound_id": 1, "number": 1,
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name, "game": running.kind,
            "name": "swagger-ui.css", "message_id": message.id, "report_id": 1,
@@ -321,10 +333,13 @@ def rendered_forms(world: World) -> dict[str, list[Any]]:
 
 
 def other_forms(world: World) -> list[Any]:
-    """The decision forms of the world's game of another presentation, as Ana sees them."""
-    page = world.clients["ana"].get(f"/games/{world.ids['other_game_id']}")
-    found = decision_forms(page.data)
-    assert found, "the other game's page shows Ana no decision form"
+    """The decision forms of the world's games of other presentations, as Ana sees them."""
+    found = []
+    for game in ("other_game_id", "azteca_game_id"):
+        page = world.clients["ana"].get(f"/games/{world.ids[game]}")
+        shown = decision_forms(page.data)
+        assert shown, f"the {game} page shows Ana no decision form"
+        found += shown
     return found
 
 
@@ -512,6 +527,9 @@ def sweep_forms(world: World) -> set[str]:
             other = other_forms(world)  # and the other game's forms as its page shows them
             targets = [url] * len(variants) + [form.action for form in other]
             variants += [(form.data(), [*form.names(), *BUTTONS, "next"]) for form in other]
+            azteca = f"/games/{world.ids['azteca_game_id']}/orders"
+            targets += [azteca] * len(AZTECA_KINDS)
+            variants += [({"kind": kind}, [*fields, "kind"]) for kind, fields in AZTECA_KINDS.items()]
         for persona in ("ana", "eve"):
             for target, (form_base, fields) in zip(targets, variants):
                 url = target
@@ -565,7 +583,7 @@ def test_hostile_input_gets_a_clear_answer_and_changes_nothing(world):
     every = {r.endpoint for r in rules(world.app)}
     assert every <= covered, sorted(every - covered)
     tried = {name for _, names in web_fields(world).values() for name in names}
-    tried |= {name for names in ORDER_KINDS.values() for name in names} | {"kind"}
+    tried |= {name for names in [*ORDER_KINDS.values(), *AZTECA_KINDS.values()] for name in names} | {"kind"}
     tried |= {name for names in QUERY_FIELDS.values() for name in names}
     tried |= {name for form in other_forms(world) for name in form.names()} | set(BUTTONS)
     assert fields_read_by_views() - {"csrf_token"} <= tried, sorted(fields_read_by_views() - tried)

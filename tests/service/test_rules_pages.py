@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from engine.azteca.components import packaged_edition
 from pbem.games import presentation
 from pbem.mail import render
 from pbem.models import Game
@@ -108,6 +109,16 @@ def test_the_games_own_summaries_carry_their_pictures(client):
     assert pieces.count("<svg") == 1 and "In all 8 points." in pieces
 
 
+def test_azteca_rules_draw_the_valley_and_explain_every_card(client):
+    """Azteca's summary shows the valley as the game page draws it, and every card of the
+    edition with what it does, where a card on the game page links."""
+    page = client.get("/rules/azteca").data.decode()
+    assert page.count("<svg") == 1 and 'id="rules-title"' in page
+    for card in packaged_edition().cards:
+        assert f'<dt id="card-{card.key}">{html.escape(card.name)}' in page
+        assert html.escape(card.text, quote=False) in page
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_new_game_form_explains_each_option_value_and_links_the_rules(app, client, game):
     web_sign_in(client, app, "ana@example.com")
@@ -128,11 +139,17 @@ def test_the_new_game_form_explains_each_option_value_and_links_the_rules(app, c
             assert all(option.meaning(value) in html.unescape(meanings) for value in option.choices)
 
 
+def two_or_fewest(session, creator, rules):
+    """A running game of `rules` for two players, or its fewest (Azteca takes 3): the creator and bots."""
+    players = max(2, rules.min_players)
+    return make_game(session, creator, game=rules.name, players=players, bots=(rules.stand_in,) * (players - 1))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_an_owed_decision_explains_its_rule_and_links_its_section(app, client, session, game):
     ana = make_user(session, "ana@example.com", "Ana")
     rules = engine.get_game(game)
-    made = make_game(session, ana, game=game, players=2, bots=(rules.stand_in,))
+    made = two_or_fewest(session, ana, rules)
     web_sign_in(client, app, "ana@example.com")
     page = client.get(f"/games/{made.id}")
     assert page.status_code == 200
@@ -185,7 +202,7 @@ def test_the_open_game_page_links_each_chosen_option_to_its_rule(app, client, se
 @pytest.mark.parametrize("game", GAMES)
 def test_the_mail_help_answer_says_where_the_rules_are(app, session, game):
     ana = make_user(session, "ana@example.com", "Ana")
-    made = make_game(session, ana, game=game, players=2, bots=(engine.get_game(game).stand_in,))
+    made = two_or_fewest(session, ana, engine.get_game(game))
     view = play.game_view(session, session.get(Game, made.id), ana).view
     with app.app_context():
         answer = render.help_text(session.scalar(select(Game)), view)
