@@ -269,6 +269,7 @@ def test_every_form_offers_exactly_the_apis_options(app, client, session, ana, n
 # Kinds this seed never asks the person: Cóatl's See the Future follow-up (its form's choices
 # are checked against the options in tests/games/test_coatl_forms.py).
 # Azteca: the person's seat is not the Aztecs' (no dike), its heuristic standing orders answer
-# losses, retreats and promotions in advance, and it never attacks on the lake (no fight); those
-# forms are checked from bot games in tests/games/test_azteca_forms.py.
-UNASKED = {"coatl": {"choose"}, "azteca": {"dike", "losses", "retreat", "promote", "fight"}}
+# losses, retreats and promotions in advance, and in this seed's game nobody attacks its city
+# (no reserve) nor its boats (no join, no fight); those forms are checked from bot games in
+# tests/games/test_azteca_forms.py.
+UNASKED = {"coatl": {"choose"}, "azteca": {"dike", "losses", "retreat", "promote", "fight", "join", "reserve"}}
