@@ -90,6 +90,6 @@ def _me(state: "AztecaState", s: int) -> dict[str, Any]:
             "plan": state.order_text(state.plans[s]) if s in state.plans else None}
     if not state.markers_revealed:
         mine["my_markers"] = {t: state.markers[t] for t, by in sorted(state.placed_by.items()) if by == s}
-    if s in state.owed:
-        mine["decision"] = state.decision_of(s).private()
+    # What the seat owes now, with its private options: a list, as every game's view has it.
+    mine["decisions"] = [state.decision_of(s).private()] if s in state.owed else []
     return mine
