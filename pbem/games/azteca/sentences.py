@@ -191,8 +191,12 @@ def _mission(e: Mapping[str, Any], w: Words) -> str:
 
 
 def _battle(e: Mapping[str, Any], w: Words) -> str:
-    defence = (f"{w.who(e['defender'])}'s army {e.get('defending_army')}" if e.get("defender")
-               else "the neutral city's army")
+    if not e.get("defender"):
+        defence = "the neutral city's army"
+    elif e.get("defending_army"):
+        defence = f"{w.who(e['defender'])}'s army {e['defending_army']}"
+    else:  # a city with no army on it: its Reserve may defend it (14.6)
+        defence = f"{w.who(e['defender'])}'s city, which no army defends"
     cousins = f"; cousins: {joined([w.who(c) for c in e['cousins']])}" if e.get("cousins") else ""
     return (f"Battle in {w.place(e.get('at'))}: {w.who(e.get('attacker'))}'s army {e.get('army')} "
             f"against {defence}{cousins}.")
