@@ -50,7 +50,7 @@ def test_every_event_type_the_engine_emits_has_a_sentence_of_its_own():
 @pytest.mark.parametrize("players, bot", [(3, "random"), (4, "heuristic")])
 def test_every_event_of_whole_games_reads_as_a_sentence_and_private_ones_reach_their_reader_only(players, bot):
     state = play_out(new_game(players, seed=players), [GAME.make_bot(bot, f"w:{i}") for i in range(players)])
-    words = Words(names(state), state.geo)
+    words = Words(names(state), state.geo, state.edition)
     public = state.view(None)["events"]
     for seat in state.seats:
         events = state.view(seat)["events"]
@@ -112,3 +112,12 @@ def test_hand_shows_the_readers_secrets_and_board_none_of_them():
     assert "Population markers, face down, on: " in board
     for territory, value in state.markers.items():
         assert f"{state.geo.region(territory).name} {value}" not in board
+
+
+def test_a_view_of_an_edition_given_inline_names_its_cards_by_key():
+    """The packaged edition's names and effects are not an inline edition's: its cards are named
+    by key (the view names the edition, not its cards)."""
+    view = {"edition": "house rules", "players": 3, "me": {"hand": ["tlaloc"], "chart": {}}}
+    hand = text.hand_text(view)
+    assert "Your Azteca cards:\n  tlaloc\n" in hand and "Tribute phase" not in hand
+    assert "Tlaloc ('tlaloc', phase 2): Tribute phase" in text.hand_text({**view, "edition": "default"})

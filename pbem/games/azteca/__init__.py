@@ -29,7 +29,7 @@ class AztecaPresentation(Presentation):
     notice_template = "games/azteca/reports/notice.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
-        return sentences.sentence(event, sentences.Words(names, state.geo))  # type: ignore[attr-defined]
+        return sentences.sentence(event, sentences.Words(names, state.geo, state.edition))  # type: ignore[attr-defined]
 
     def is_news(self, event: Mapping[str, Any], seat: str) -> bool:
         return sentences.is_news(event, seat)

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.azteca.components import packaged_edition
 from engine.core import State
-from pbem.games.azteca.sentences import BOX_NAMES, Words, card_name, counters
+from pbem.games.azteca.sentences import BOX_NAMES, Words, counters
 from pbem.games.azteca.text import QUETZALCOATL_STEPS, TEZCATLIPOCA_STEPS
 from pbem.games.reporting import Facts, joined, round_events, round_scores
 
@@ -40,7 +39,7 @@ def gods(view: Mapping[str, Any]) -> dict[str, Any]:
 
 def _peoples(view: Mapping[str, Any], facts: Facts, reader: str, turn: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every people's public holdings, in play order, with this turn's offer to Tezcatlipoca."""
-    words = Words.of(facts.names, view.get("players"))
+    words = Words.of(facts.names, view)
     assimilated = set(view.get("assimilated") or [])
     rows = []
     for seat in view.get("seats") or []:
@@ -58,13 +57,12 @@ def _peoples(view: Mapping[str, Any], facts: Facts, reader: str, turn: Mapping[s
 def mine(view: Mapping[str, Any]) -> dict[str, Any]:
     """The reader's own secrets: its Azteca cards, organisation chart and Sacrifice points."""
     me = view.get("me") or {}
+    words = Words.of({}, view)
     cards = []
     for key in me.get("hand") or []:
-        try:
-            card = packaged_edition().card(key)
-            cards.append({"key": key, "name": card.name, "phase": card.phase, "text": card.text})
-        except KeyError:
-            cards.append({"key": key, "name": card_name(key), "phase": None, "text": ""})
+        card = words.card(key)
+        cards.append({"key": key, "name": card.name if card else key, "phase": card.phase if card else None,
+                      "text": card.text if card else ""})
     chart = [{"box": BOX_NAMES[box], "counters": counters(*(list(me.get("chart", {}).get(box) or [0, 0]) + [0, 0])[:2])}
              for box in ("A", "B", "C", "R")]
     return {"cards": cards, "chart": chart, "sacrifice": me.get("sacrifice", 0), "urn": me.get("urn", 0)}

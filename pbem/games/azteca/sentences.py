@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from engine.azteca.components import packaged_edition
+from engine.azteca.components import AztecaCard, Edition, packaged_edition
 from engine.azteca.geography import Geography, geography
 from pbem.games.reporting import joined
 
@@ -49,24 +49,31 @@ def chart_text(chart: Mapping[str, Any]) -> str:
     return ", ".join(boxes)
 
 
-def card_name(key: str) -> str:
-    """An Azteca card's name from the packaged edition (an edition of its own keeps its keys)."""
-    try:
-        return packaged_edition().card(key).name
-    except KeyError:
-        return str(key)
-
-
 @dataclass(frozen=True)
 class Words:
-    """How a reader's texts name seats and regions: players by name, regions by their name."""
+    """How a reader's texts name seats, regions and cards: players by name, regions and Azteca
+    cards by their names (cards by key in an edition the text does not know)."""
 
     names: Mapping[str, str]
     geo: Geography
+    edition: Edition | None = None
 
     @classmethod
-    def of(cls, names: Mapping[str, str], players: Any) -> "Words":
-        return cls(names, geography(4 if players == 4 else 3))
+    def of(cls, names: Mapping[str, str], view: Mapping[str, Any]) -> "Words":
+        """From a view alone: the packaged map for its player count, the packaged edition if the
+        game plays it (an edition given inline is not in the view)."""
+        edition = packaged_edition() if view.get("edition") == packaged_edition().name else None
+        return cls(names, geography(4 if view.get("players") == 4 else 3), edition)
+
+    def card(self, key: Any) -> AztecaCard | None:
+        try:
+            return self.edition.card(str(key)) if self.edition else None
+        except KeyError:
+            return None
+
+    def card_name(self, key: Any) -> str:
+        found = self.card(key)
+        return found.name if found else str(key)
 
     def who(self, seat: Any) -> str:
         if seat is None:
@@ -251,12 +258,12 @@ _SENTENCES: dict[str, Sentence] = {
     "turn": lambda e, w: f"Game turn {e.get('round')} begins; {w.who(e.get('tlatoani'))} holds the Tlatoani card.",
     "discarded": lambda e, w: f"{w.who(e.get('seat'))} discarded {plural(e.get('count', 0), 'Azteca card')}.",
     "drew": lambda e, w: f"{w.who(e.get('seat'))} drew {plural(e.get('count', 0), 'Azteca card')}.",
-    "my-cards": lambda e, w: ("You drew " + joined([card_name(c) for c in e["cards"]]) + "." if e.get("cards")
+    "my-cards": lambda e, w: ("You drew " + joined([w.card_name(c) for c in e["cards"]]) + "." if e.get("cards")
                               else "You drew no Azteca card."),
     "cards-reshuffled": lambda e, w: f"The discarded Azteca cards make a new deck of {e.get('count')}.",
-    "card-played": lambda e, w: (f"{w.who(e.get('seat'))} played {card_name(str(e.get('card')))}"
+    "card-played": lambda e, w: (f"{w.who(e.get('seat'))} played {w.card_name(e.get('card'))}"
                                  + (f" on zone {e['target']}" if e.get("target") else "") + "."),
-    "my-play-dropped": lambda e, w: f"Your {card_name(str(e.get('card')))} could no longer be played: it stays in your hand.",
+    "my-play-dropped": lambda e, w: f"Your {w.card_name(e.get('card'))} could no longer be played: it stays in your hand.",
     "card-tributes": lambda e, w: f"{w.who(e.get('seat'))} gains {plural(e.get('tributes', 0), 'Tribute')} from Tlaloc.",
     "storm": _storm,
     # phase 2: tribute (9.0)

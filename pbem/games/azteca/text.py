@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.azteca.components import packaged_edition
-from pbem.games.azteca.sentences import BOX_NAMES, Words, card_name, chart_text, counters, plural
+from pbem.games.azteca.sentences import Words, chart_text, plural
 from pbem.games.reporting import joined
 
 QUETZALCOATL_STEPS, TEZCATLIPOCA_STEPS = 5, 4  # 15.1, 15.3
@@ -38,7 +37,7 @@ def _seat_lines(seat: Mapping[str, Any], names: Mapping[str, str], words: Words,
     cities = [words.place(city) for city in seat.get("cities") or [] if city != capital_of]
     facts = [plural(seat.get("tributes", 0), "Tribute"), plural(seat.get("hand", 0), "Azteca card") + " in hand"]
     if seat.get("last_card"):
-        facts.append(f"last played {card_name(seat['last_card'])}")
+        facts.append(f"last played {words.card_name(seat['last_card'])}")
     lines = [f"{who(names, seat.get('seat'))}, capital {words.place(capital_of)}: " + ", ".join(facts) + ".",
              f"  cities: {_list(cities)}",
              f"  generals: {_list(generals)}",
@@ -92,7 +91,7 @@ def _phase_facts(view: Mapping[str, Any], names: Mapping[str, str], words: Words
 def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """Where the game stands, the gods, the valley (cities, markers, dikes, lake control) and
     each people's public holdings."""
-    words = Words.of(names, view.get("players"))
+    words = Words.of(names, view)
     phase = str(view.get("phase"))
     stage = "the game is over" if phase == "over" else f"phase {PHASE_NAMES.get(phase, phase)}"
     lines = [f"Game turn {view.get('round')}, {stage}; {who(names, view.get('tlatoani'))} holds the Tlatoani card.",
@@ -110,20 +109,17 @@ def board_text(view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
-def _card_line(key: str) -> str:
-    try:
-        card = packaged_edition().card(key)
-    except KeyError:
-        return f"  {key}"
-    return f"  {card.name} ('{key}', phase {card.phase}): {card.text}"
+def _card_line(key: str, words: Words) -> str:
+    card = words.card(key)
+    return f"  {card.name} ('{key}', phase {card.phase}): {card.text}" if card else f"  {key}"
 
 
 def hand_text(view: Mapping[str, Any]) -> str:
     """Everything only the reader knows: Azteca cards, organisation chart, Sacrifice points
     held and offered, markers, slave-market cards seen, and answers not yet revealed."""
     me = view.get("me") or {}
-    words = Words.of({}, view.get("players"))
-    lines = ["Your Azteca cards:"] + ([_card_line(card) for card in me.get("hand") or []] or ["  none"])
+    words = Words.of({}, view)
+    lines = ["Your Azteca cards:"] + ([_card_line(card, words) for card in me.get("hand") or []] or ["  none"])
     lines.append(f"Your organisation chart: {chart_text(me.get('chart') or {})}.")
     lines.append(f"Your Sacrifice points: {me.get('sacrifice', 0)} held; {me.get('urn', 0)} offered to "
                  f"Quetzalcoatl over the game.")
@@ -238,7 +234,7 @@ def choices_text(view: Mapping[str, Any]) -> str:
     owed = (view.get("me") or {}).get("decisions") or []
     if not owed:
         return ""
-    words = Words.of({}, view.get("players"))
+    words = Words.of({}, view)
     kind, options = str(owed[0].get("kind")), owed[0].get("options") or {}
     lines = ["Your choices now:"] + [f"  {line}" for line in _choices(kind, options, words)]
     if options.get("play"):
@@ -247,5 +243,3 @@ def choices_text(view: Mapping[str, Any]) -> str:
         lines.append("  Azteca cards you may play with this answer: " + "; ".join(plays) + ".")
     return "\n".join(lines)
 
-
-__all__ = ["BOX_NAMES", "board_text", "choices_text", "counters", "hand_text", "who"]
