@@ -101,8 +101,14 @@ class World:
     requests: int = 0
 
 
-@pytest.fixture
-def world(app, session, monkeypatch):
+# The games of another presentation whose decision forms are swept: how each is made, and the
+# order that brings it to a decision of Ana's with forms of its own (None: it starts at one).
+OTHER_GAMES = {"coatl": ({"players": 2, "bots": ("heuristic",), "seed": 3}, "keep none"),
+               "azteca": ({"players": 3, "bots": ("heuristic", "random"), "seed": 3}, None)}
+
+
+@pytest.fixture(params=sorted(OTHER_GAMES))
+def world(request, app, session, monkeypatch):
     monkeypatch.setitem(app.config, "PBEM_OPERATORS", "ana@example.com")  # the review queue too
     people = {name: make_user(session, f"{name}@example.com", name.title()) for name in ("ana", "bo", "eve")}
     running = make_game(session, people["ana"], bots=("heuristic",), invites=["bo@example.com"])
@@ -110,10 +116,11 @@ def world(app, session, monkeypatch):
     message = press.post(session, running.id, people["bo"], "a message to report", channel="web")
     waiting = make_game(session, people["ana"], bots=(), title="Open game")
     # A game of another presentation, at Ana's turn: its own decision forms are swept too.
-    other = make_game(session, people["ana"], game="coatl", players=2, bots=("heuristic",), seed=3,
-                      title="Other game")
-    play.submit_orders(session, next(s for s in other.seats if s.user_id == people["ana"].id), "keep none",
-                       channel="web")
+    made, first = OTHER_GAMES[request.param]
+    other = make_game(session, people["ana"], game=request.param, title="Other game", **made)
+    if first is not None:
+        play.submit_orders(session, next(s for s in other.seats if s.user_id == people["ana"].id), first,
+                           channel="web")
     tokens = {}
     for name in ("ana", "eve"):
         token, secret = accounts.create_api_token(session, people[name], "t")
@@ -134,6 +141,7 @@ def world(app, session, monkeypatch):
            "token": "not-a-token", "filename": "style.css", "seat": running.seats[1].name, "game": running.kind,
            "name": "swagger-ui.css", "message_id": message.id, "report_id": 1,
            "league_id": league.id, "member_id": entrants[0].id, "table_id": played.tables[0].id, "kind": "duel",
+           "other_game": request.param,
            "users": {name: person.id for name, person in people.items()}}
     session.close()  # no open transaction: restoring the tables truncates them
     clients = {"ana": app.test_client(), "eve": app.test_client(), "anonymous": app.test_client()}
@@ -328,10 +336,12 @@ def other_forms(world: World) -> list[Any]:
     return found
 
 
-def fields_read_by_views() -> set[str]:
+def fields_read_by_views(games: set[str]) -> set[str]:
     """Every field name a web view reads by a literal name (form.get("x"), request.args.get("x")...),
-    the games' presentations included (their decision forms become order text there)."""
-    sources = [*(ROOT / "pbem" / "web").glob("*.py"), *(ROOT / "pbem" / "games").rglob("*.py")]
+    the presentations of `games` included (their decision forms become order text there)."""
+    folders = [ROOT / "pbem" / "games" / game for game in sorted(games)]
+    sources = [*(ROOT / "pbem" / "web").glob("*.py"), *(ROOT / "pbem" / "games").glob("*.py"),
+               *(path for folder in folders for path in folder.rglob("*.py"))]
     source = "\n".join(p.read_text() for p in sources)
     return set(re.findall(r"""(?:form|args|values)(?:\.get(?:list)?\(|\[)\s*["']([^"']+)["']""", source))
 
@@ -568,4 +578,12 @@ def test_hostile_input_gets_a_clear_answer_and_changes_nothing(world):
     tried |= {name for names in ORDER_KINDS.values() for name in names} | {"kind"}
     tried |= {name for names in QUERY_FIELDS.values() for name in names}
     tried |= {name for form in other_forms(world) for name in form.names()} | set(BUTTONS)
-    assert fields_read_by_views() - {"csrf_token"} <= tried, sorted(fields_read_by_views() - tried)
+    read = fields_read_by_views({world.ids["game"], world.ids["other_game"]})
+    assert read - {"csrf_token"} <= tried, sorted(read - tried)
+
+
+def test_every_presentation_with_forms_of_its_own_is_swept():
+    """The world's running game and each game of another presentation between them sweep every
+    presentation whose decision forms read fields of their own."""
+    with_forms = {path.parent.name for path in (ROOT / "pbem" / "games").glob("*/forms.py")}
+    assert with_forms <= {"aztlan", *OTHER_GAMES}, sorted(with_forms - {"aztlan", *OTHER_GAMES})
