@@ -405,6 +405,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.placed_by = {}
         self.markers_revealed = True
         self._event(PUBLIC, "markers-revealed", markers=shown)
+        self.completed.append(Milestone(self.round, SETUP))  # a notice may tell everyone the game begins
         self._then("_start_turn")
 
     # ---- phase 1: Azteca cards (8.0) --------------------------------------------------------------

@@ -366,7 +366,12 @@ def two_choices(rules: Rules, state: State, s: int, seed: str) -> list[str]:
     """Two different legal order texts of seat index `s` (fewer if the random bot finds one)."""
     texts: list[str] = []
     for attempt in range(30):
-        text = state.order_text(rules.make_bot("random", f"{seed}:{attempt}").order(state.clone(), s))
+        order = rules.make_bot("random", f"{seed}:{attempt}").order(state.clone(), s)
+        trial = state.clone()
+        trial.apply(trial.seats[s], order)
+        if s in trial.waiting():  # not a choice yet (an Azteca card play rides with one): try again
+            continue
+        text = state.order_text(order)
         if text not in texts:
             texts.append(text)
         if len(texts) == 2:

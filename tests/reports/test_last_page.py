@@ -21,7 +21,8 @@ from pbem.reports import reports_for_record, render_pdf
 
 # Seeds whose reports, before the tighter second layout, ended on pages of a line or two:
 # Cóatl 1 and 7 (an event line and the closing note), Aztlán 33 and 5 (what happens next in Letter).
-GAMES = {"aztlan": ((33, 5), 4), "coatl": ((1, 7), 3), "duel": ((1, 2), 3)}
+GAMES = {"aztlan": ((33, 5), 4), "coatl": ((1, 7), 3), "duel": ((1, 2), 3), "azteca": ((7, 4), 3)}
+BOARDS = ("aztlan", "azteca")  # their boards make their PDFs slow: one page size each
 LEAST_REACH = 0.25
 FOOTER_ZONE_MM = 10  # the running footer sits lower than this above the page's bottom edge
 DPI = 36
@@ -38,14 +39,14 @@ def recorded_game(name: str, seed: int, players: int) -> dict:
 
 def chosen_reports(name: str):
     """Every final report, and one seat's report of every other round (the seat goes round):
-    (label, context, page size).  Aztlán's boards make its PDFs slow: it gets one size each."""
+    (label, context, page size).  A game with a board picture (BOARDS) gets one size each."""
     seeds, players = GAMES[name]
     for seed in seeds:
         record = recorded_game(name, seed, players)
         for index, (seat, number, context) in enumerate(reports_for_record(record, title="Friday game")):
             if context["kind"] != "final" and index % players != number % players:
                 continue
-            sizes = ("A4", "Letter") if name != "aztlan" else (("A4", "Letter")[index % 2],)
+            sizes = ("A4", "Letter") if name not in BOARDS else (("A4", "Letter")[index % 2],)
             for size in sizes:
                 yield f"{name}-{seed}-{seat}-{number}-{size}", context, size
 

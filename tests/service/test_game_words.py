@@ -12,7 +12,8 @@ import engine
 ROOT = Path(__file__).resolve().parents[2]
 TREES = ("pbem", "worker", "templates")
 # Each game's name and words; Aztlán's seats were "tribes" until the service named no game.
-WORDS = {"aztlan": r"aztl[aá]n|tribe", "azteca": r"\bazteca\b|pochteca", "coatl": r"\bc[oó]atls?\b", "duel": r"\bduel\b"}
+WORDS = {"aztlan": r"aztl[aá]n|tribe", "coatl": r"\bc[oó]atls?\b", "duel": r"\bduel\b",
+         "azteca": r"\bazteca\b|pochteca|tezcatlipoca"}
 
 
 def named_games(root: Path) -> list[str]:

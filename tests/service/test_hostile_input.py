@@ -587,3 +587,11 @@ def test_hostile_input_gets_a_clear_answer_and_changes_nothing(world):
     tried |= {name for names in QUERY_FIELDS.values() for name in names}
     tried |= {name for form in other_forms(world) for name in form.names()} | set(BUTTONS)
     assert fields_read_by_views() - {"csrf_token"} <= tried, sorted(fields_read_by_views() - tried)
+
+
+def test_every_presentation_with_forms_of_its_own_is_swept():
+    """The world's games sweep every presentation whose decision forms read fields of their
+    own: Aztlán's running game, Cóatl's other game and Azteca's third game."""
+    with_forms = {path.parent.name for path in (ROOT / "pbem" / "games").glob("*/forms.py")}
+    swept = {"aztlan", "coatl", "azteca"}
+    assert with_forms <= swept, sorted(with_forms - swept)

@@ -229,5 +229,5 @@ def test_each_game_turn_is_one_scored_milestone():
     """7.0: "A turn is composed of 8 phases"; each ends with the Judgement, whose results are news."""
     state = _judgement()
     judge(state, tezcatlipoca=CALM)
-    assert [(m.round, m.phase, m.scored) for m in state.milestones()] == [(1, "judgement", True)]
+    assert [(m.round, m.phase) for m in state.milestones() if m.scored] == [(1, "judgement")]
     assert state.scores_by_round()[0]["tepanecs"]["tezcatlipoca"] == 11
