@@ -233,6 +233,27 @@ def _winner(winner: Any) -> str:
     return {"attacker": "the attacker wins", "defender": "the defender wins"}.get(str(winner), "nobody wins")
 
 
+def _box(box: Any) -> str:
+    return "Reserve" if box == "R" else f"army {box}"
+
+
+def _offer(e: Mapping[str, Any], w: Words, done: str, whose: str = "") -> str:
+    """An offer between two seats, seen by them alone: "Ana offers Bo 2 tributes for card tlaloc
+    (offer 1)", or what became of it."""
+    terms = f"{e.get('give')} for {e.get('take')}"
+    if not whose:
+        return f"{w.who(e.get('from'))} offers {w.who(e.get('to'))} {terms} (offer {e.get('number')})."
+    return f"{w.who(e.get('from'))}{whose} {e.get('number')} to {w.who(e.get('to'))} ({terms}) is {done}."
+
+
+def _dealt(e: Mapping[str, Any], side: int, w: Words) -> str:
+    """One side of an accepted deal as everyone sees it: Tributes, how many cards, boats."""
+    tributes, cards, boats = ((e.get(key) or [0, 0])[side] for key in ("tributes", "cards", "boats"))
+    parts = ([plural(tributes, "Tribute")] if tributes else []) + ([plural(cards, "card")] if cards else [])
+    parts += ["leave to use its boats on " + joined([w.zone(zone) for zone in boats])] if boats else []
+    return joined(parts) if parts else "nothing"
+
+
 def _plundered(e: Mapping[str, Any], w: Words) -> str:
     text = f"{w.who(e.get('seat'))} plunders {w.who(e.get('victim'))}'s capital {w.place(e.get('capital'))}"
     if e.get("raid"):
@@ -350,6 +371,22 @@ _SENTENCES: dict[str, Sentence] = {
     "plundered": _plundered,
     "free-troops": lambda e, w: (f"{w.who(e.get('seat'))} receives free troops: general {e.get('army')} with 3 warriors "
                                  f"and 1 Jaguar knight in the capital."),
+    "my-reorganise-dropped": lambda e, w: (f"Your reorganisation on the way ({e.get('order')}) was dropped: "
+                                           "the counters it named had changed."),
+    "my-spied": lambda e, w: (f"Quimichtin shows you {w.who(e.get('seat'))}'s {_box(e.get('army'))}: "
+                              f"{counters(e.get('warriors', 0), e.get('jaguars', 0))}."),
+    "catastrophe": lambda e, w: (f"A natural catastrophe strikes {w.place(e.get('region'))}: no Reserve, cousin or "
+                                 "retreat passes there until the end of the turn."),
+    # deals, with the options of 18.0
+    "deal-offered": lambda e, w: _offer(e, w, "offers"),
+    "deal-accepted": lambda e, w: _offer(e, w, "accepted", "'s offer"),
+    "deal-declined": lambda e, w: _offer(e, w, "declined", "'s offer"),
+    "deal-withdrawn": lambda e, w: _offer(e, w, "withdrawn", "'s offer"),
+    "deal": lambda e, w: (f"{w.who(e.get('from'))} and {w.who(e.get('to'))} strike a deal: "
+                          + "; ".join(f"{w.who(e.get(side))} gives {_dealt(e, i, w)}"
+                                      for i, side in enumerate(("from", "to"))) + "."),
+    "boats-lent": lambda e, w: (f"{w.who(e.get('lender'))} lets {w.who(e.get('borrower'))} use its boats on "
+                                + joined([w.zone(z) for z in e.get("zones") or []] or ["no zone"]) + " this turn."),
     # phase 8: the judgement of the gods (15.0)
     "my-offer": lambda e, w: (f"You offered {plural(e.get('points', 0), 'Sacrifice point')} to Quetzalcoatl "
                               f"({e.get('urn', 0)} in his urn over the game)."),
