@@ -28,7 +28,7 @@ from flask import Flask
 
 from pbem.extensions import db
 from pbem.mail import gateway, store
-from pbem.mail.inbound import MAX_BYTES, MailRejected, printable
+from pbem.mail.inbound import MAX_BYTES, MailConfig, MailRejected, addressed_token, printable
 from pbem.outbox.delivery import deliver_pending
 from pbem.outbox.settings import MailSettings, load
 
@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 20
 PROCESS_LANES = 4  # games whose mails are processed at once (each on a connection of the pool)
+GAMES_KEPT = 10_000  # tokens whose game the router remembers
 
 
 class GatewayHandler:
@@ -53,6 +54,11 @@ class GatewayHandler:
         # finds each message's lane (its game), after the 250 and in the same order.
         self.lanes = [ThreadPoolExecutor(1, thread_name_prefix=f"smtpd-process-{n}") for n in range(lanes)]
         self.router = ThreadPoolExecutor(1, thread_name_prefix="smtpd-route")
+        self.config = MailConfig.of(self.settings)
+        self._games: dict[str, int] = {}  # token -> game: a token names one game for ever
+        # Messages a lane already processed as followers of an earlier one of their seat
+        # (`gateway.process`): their own turn on the lane has nothing left to do.
+        self._followed: set[int] = set()
         self.stored = 0
         self.processed = 0
         self._idle = threading.Condition()
@@ -96,7 +102,7 @@ class GatewayHandler:
             return "451 4.3.0 Could not store the message; try again later"
         self.stored += 1
         log.info("inbound mail %s stored", inbound_id)  # the id stays here: it tells senders how much mail we get
-        self.schedule(inbound_id)
+        self.schedule(inbound_id, list(envelope.rcpt_tos))
         return "250 2.0.0 OK"
 
     # -- work in threads -------------------------------------------------------------------------
@@ -109,18 +115,19 @@ class GatewayHandler:
             finally:
                 db.session.remove()
 
-    def schedule(self, inbound_id: int) -> None:
-        """Process the message on its game's lane (a message for no game: any lane)."""
+    def schedule(self, inbound_id: int, rcpt_tos: list[str] | None = None) -> None:
+        """Process the message on its game's lane (a message for no game: any lane).  The game
+        is found by the token of `rcpt_tos` (None: of the stored message)."""
         with self._idle:
             self._outstanding += 1
         if len(self.lanes) == 1:
             self.lanes[0].submit(self._process, inbound_id)
         else:
-            self.router.submit(self._route, inbound_id)
+            self.router.submit(self._route, inbound_id, rcpt_tos)
 
-    def _route(self, inbound_id: int) -> None:
+    def _route(self, inbound_id: int, rcpt_tos: list[str] | None) -> None:
         try:
-            game_id = self._game_of(inbound_id)
+            game_id = self._game_of(inbound_id, rcpt_tos)
         except Exception:  # noqa: BLE001 - the database is away: any lane will do, processing retries
             log.exception("finding the game of inbound mail %s failed", inbound_id)
             game_id = None
@@ -128,11 +135,15 @@ class GatewayHandler:
 
     def _process(self, inbound_id: int) -> None:
         try:
-            with self.app.app_context():
-                try:
-                    gateway.start_processing(db.session(), inbound_id, self.settings, app=self.app)
-                finally:
-                    db.session.remove()
+            if inbound_id in self._followed:  # done already, after an earlier mail of its seat
+                self._followed.discard(inbound_id)
+            else:
+                with self.app.app_context():
+                    try:
+                        gateway.start_processing(db.session(), inbound_id, self.settings, app=self.app,
+                                                 followed=self._followed)
+                    finally:
+                        db.session.remove()
             self.processed += 1
         except Exception:  # noqa: BLE001 - the message stays stored; the sweep retries it
             log.exception("processing inbound mail %s failed", inbound_id)
@@ -151,10 +162,24 @@ class GatewayHandler:
         for inbound_id in ids:
             self.schedule(inbound_id)
 
-    def _game_of(self, inbound_id: int) -> int | None:
+    def _game_of(self, inbound_id: int, rcpt_tos: list[str] | None) -> int | None:
         with self.app.app_context():
             try:
-                return store.game_addressed(db.session(), inbound_id)
+                session = db.session()
+                if rcpt_tos is None:  # a message stored before (`recover`): its token as stored
+                    token = store.token_of(session, inbound_id)
+                else:  # as `store.receive` found it
+                    token = addressed_token(b"", config=self.config, envelope_to=[printable(a) for a in rcpt_tos])
+                if token is None:
+                    return None
+                if token not in self._games:
+                    game_id = store.game_of_token(session, token)
+                    if game_id is None:
+                        return None
+                    if len(self._games) >= GAMES_KEPT:
+                        self._games.clear()
+                    self._games[token] = game_id
+                return self._games[token]
             finally:
                 db.session.remove()
 
