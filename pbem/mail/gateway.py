@@ -220,7 +220,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings, fact
         facts["dedup_key"] = row.dedup_key
         quiet = replies.budget_spent(session, sender, row, settings)
     context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet,
-                          press=found.press, audience=found.audience)
+                          press=found.press, audience=found.audience, locked_in=session.get_transaction())
     undone = rollbacks.count
     reason = execute.act(session, context)
     row = session.get(InboundMessage, row.id)
