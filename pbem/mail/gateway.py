@@ -90,12 +90,14 @@ def _keeping(session: Session) -> Iterator[None]:
     reads under the game's lock is read with populate_existing (`lock_game`), the view checks
     the game's version (`game_view`), and the rest is the mail's own row and the seat it
     authenticated; reading them again after each commit would cost statements, not freshness.
-    A rollback still expires everything (the lease's checks read the row again)."""
+    A rollback still expires everything (the lease's checks read the row again), and so does
+    the end of processing: whoever uses the session next reads afresh, as after a commit."""
     expire, session.expire_on_commit = session.expire_on_commit, False
     try:
         yield
     finally:
         session.expire_on_commit = expire
+        session.expire_all()
 
 
 def _process_chain(session: Session, inbound_id: int, settings: MailSettings, followed: set[int]) -> str:
