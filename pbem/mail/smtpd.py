@@ -21,10 +21,12 @@ import logging
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 from flask import Flask
+from sqlalchemy.orm import Session
 
 from pbem.extensions import db
 from pbem.mail import gateway, store
@@ -168,23 +170,25 @@ class GatewayHandler:
             self.schedule(inbound_id)
 
     def _game_of(self, inbound_id: int, rcpt_tos: list[str] | None) -> int | None:
+        """The game of the message's token: remembered, or looked up (and then remembered)."""
+        # As `store.receive` finds the token; a message stored before (`recover`): as stored.
+        token = addressed_token(b"", config=self.config, envelope_to=[printable(a) for a in rcpt_tos]) \
+            if rcpt_tos is not None else self._read(lambda session: store.token_of(session, inbound_id))
+        if token is None:
+            return None
+        if token not in self._games:
+            game_id = self._read(lambda session: store.game_of_token(session, token))
+            if game_id is None:
+                return None
+            if len(self._games) >= GAMES_KEPT:
+                self._games.clear()
+            self._games[token] = game_id
+        return self._games[token]
+
+    def _read(self, query: Callable[[Session], Any]) -> Any:
         with self.app.app_context():
             try:
-                session = db.session()
-                if rcpt_tos is None:  # a message stored before (`recover`): its token as stored
-                    token = store.token_of(session, inbound_id)
-                else:  # as `store.receive` found it
-                    token = addressed_token(b"", config=self.config, envelope_to=[printable(a) for a in rcpt_tos])
-                if token is None:
-                    return None
-                if token not in self._games:
-                    game_id = store.game_of_token(session, token)
-                    if game_id is None:
-                        return None
-                    if len(self._games) >= GAMES_KEPT:
-                        self._games.clear()
-                    self._games[token] = game_id
-                return self._games[token]
+                return query(db.session())
             finally:
                 db.session.remove()
 
