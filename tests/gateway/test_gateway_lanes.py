@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gateway_helpers import compose, send, seat_address
+from pbem.mail import store
 from pbem.mail.models import InboundMessage
 from pbem.mail.smtpd import PROCESS_LANES
 from pbem.models import Game, OutboxMessage, PendingOrder
@@ -110,3 +111,19 @@ def test_a_seats_mails_sent_while_its_game_is_busy_act_in_order(app: Any, sessio
                                                                     OutboxMessage.topic == "reply")
                                    .order_by(OutboxMessage.id)))
     assert len(replies) == 2 and f"card {first_card}" in replies[0] and f"card {second_card}" in replies[1]
+
+
+def test_mail_stored_before_a_restart_is_processed_on_its_games_lane(app: Any, session: Session, gateway: Any,
+                                                                    postgresql: None) -> None:
+    """Stored, acknowledged, then the server stopped before processing it: `recover` finds
+    its game from the token stored with it."""
+    table = ana_and_bo_game(session, app.config)
+    raw, _ = compose(ANA, table["address"], table["order"])
+    with app.app_context():
+        inbound_id = store.receive(session, raw, channel="smtp", envelope_from=ANA, envelope_to=[table["address"]])
+    gateway.handler.recover()
+    assert gateway.handler.wait_idle(30)
+    assert _status(session, inbound_id) == "processed"
+    session.expire_all()
+    assert list(session.scalars(select(PendingOrder.text).where(PendingOrder.seat == table["seat"]))) \
+        == [table["order"]]
