@@ -2,16 +2,13 @@
 (real aiosmtpd over loopback) to stored, authenticated orders.
 
 Each message is a reply to a seat's token address from the player's confirmed address,
-carrying a legal order (a secret card choice that replaces the last one); the row counts when
-it is processed (token, From, de-duplication, the order committed through the application
-layer and its advance run inline, the reply queued).  Two figures:
+carrying a legal order (a secret card choice that replaces the last one); the row counts when it is processed (token, From, de-duplication,
+the order committed through the application layer, the reply queued).  Two figures:
 `gateway.smtp_store` (SMTP transaction to the committed raw row, the acknowledgement path)
 and `gateway.smtp_to_orders` (the same, through processing).  Outbound delivery is off
-(replies stay in the outbox).  The mails come over CONNECTIONS SMTP connections at once, as a
-sending server delivers them, each seat's on one connection in order; the gateway processes
-them on its lanes (one per game, smtpd.PROCESS_LANES).  Bounded: at most MESSAGES messages or
-SECONDS seconds.  What one mail costs the database (statements, commits) is a test, not a
-figure here: tests/gateway/test_mail_budget.py.
+(replies stay in the outbox).  Bounded: at most MESSAGES messages or SECONDS seconds.  What one
+mail costs the database (statements, commits) is a test, not a figure here:
+tests/gateway/test_mail_budget.py.
 """
 from __future__ import annotations
 
@@ -20,7 +17,6 @@ import smtplib
 import socket
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -31,13 +27,11 @@ from sqlalchemy import func, select
 from bench.postgres import create_schema, drop_schema
 
 ROOT = Path(__file__).resolve().parent.parent
-MESSAGES = 400
+MESSAGES = 200
 SECONDS = 20.0
 # Games of two people of whom only one mails: their secret card choice stays pending (the other
 # has not chosen), so every mail's card order is legal, committed, and replaces the last one.
 SEATS = 20
-# Sending servers deliver over several connections at once (Postfix: up to 20 per destination).
-CONNECTIONS = 4
 
 
 def _free_port() -> int:
@@ -55,25 +49,13 @@ def _mail(sender: str, to: str, body: str, n: int) -> bytes:
     return bytes(message)
 
 
-def _send(port: int, mails: list[tuple[str, str, bytes]], start: float) -> int:
-    """Send `mails` over one SMTP connection, each after the last one's 250; how many."""
-    sent = 0
-    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
-        for sender, address, raw in mails:
-            client.sendmail(sender, [address], raw)
-            sent += 1
-            if time.perf_counter() - start > SECONDS:
-                break
-    return sent
-
-
 def run() -> list[dict[str, Any]]:
     sys.path.insert(0, str(ROOT / "tests" / "service"))
     from pbem.app import create_app
     from pbem.db import upgrade
     from pbem.extensions import db
     from pbem.mail.models import InboundMessage
-    from pbem.mail.smtpd import PROCESS_LANES, controller
+    from pbem.mail.smtpd import controller
     from pbem.outbox.seat_tokens import seat_reply_address
     from pbem.services import lobby
     from pbem.services.state import game_state
@@ -110,10 +92,13 @@ def run() -> list[dict[str, Any]]:
                 body = f"card {cards[(n // SEATS) % len(cards)]}"
                 raws.append((sender, address, _mail(sender, address, body, n)))
             start = time.perf_counter()
-            # A seat's mails go over one connection, in order, as one sending server sends them.
-            shares = [[mail for n, mail in enumerate(raws) if n % SEATS % CONNECTIONS == k] for k in range(CONNECTIONS)]
-            with ThreadPoolExecutor(CONNECTIONS) as clients:
-                sent = sum(clients.map(lambda share: _send(port, share, start), shares))
+            sent = 0
+            with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+                for sender, address, raw in raws:
+                    client.sendmail(sender, [address], raw)
+                    sent += 1
+                    if time.perf_counter() - start > SECONDS:
+                        break
             stored_at = time.perf_counter()
             handler.wait_idle(SECONDS * 3)
             done_at = time.perf_counter()
@@ -127,12 +112,11 @@ def run() -> list[dict[str, Any]]:
         processed = statuses.get("processed", 0)
         return [
             {"name": "gateway.smtp_store", "value": round(sent / (stored_at - start), 1), "unit": "messages/s",
-             "messages": sent, "note": f"SMTP DATA to committed raw row (what the 250 waits for), {CONNECTIONS} SMTP connections, PostgreSQL"},
+             "messages": sent, "note": "SMTP DATA to committed raw row (what the 250 waits for), PostgreSQL"},
             {"name": "gateway.smtp_to_orders", "value": round(processed / (done_at - start), 1),
              "unit": "messages/s", "messages": sent, "processed": processed, "statuses": statuses,
              "note": "SMTP receipt to authenticated, de-duplicated, committed orders and a queued reply; "
-                     f"{CONNECTIONS} SMTP connections (a seat's mails on one), inline processing and advance "
-                     f"({PROCESS_LANES} lanes, a game's mails on one), PostgreSQL"},
+                     "one SMTP connection, inline processing (one lane per game, smtpd.PROCESS_LANES), PostgreSQL"},
         ]
     finally:
         drop_schema(schema)
