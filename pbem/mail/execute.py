@@ -138,21 +138,10 @@ def _once(session: Session, c: MailContext, index: int, step: _Step) -> str:
     except BaseException:
         session.rollback()  # the mark goes with whatever the step left undone
         raise
-    # The row as it is (the step's commit expired it): the mark needs no fresh read of it.
+    # The row as it is (the gateway's commits keep it loaded): the mark needs no fresh read.
     c.row.done = marks + [text]  # the reply section, for a later attempt's reply
-    _commit_keeping(session)
+    session.commit()
     return text
-
-
-def _commit_keeping(session: Session) -> None:
-    """Commit without expiring what the session holds: the reply reads the game and seat
-    just loaded, and re-reading them (and the mail's raw row) would cost statements, not
-    freshness (the game's lock went with the step's own commit)."""
-    expire, session.expire_on_commit = session.expire_on_commit, False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = expire
 
 
 def _view(session: Session, c: MailContext) -> dict[str, Any] | None:
@@ -166,7 +155,11 @@ def _submit(session: Session, c: MailContext, lines: list[str]) -> str:
     seat = session.get(Seat, c.seat.id)
     assert seat is not None
     try:
-        receipt = play.submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id)
+        # The game as `senders.authenticate` locked it while that transaction goes on (orders
+        # are the mail's first step); after a commit or a rollback it is locked again.
+        locked = c.game if c.locked_in is not None and session.get_transaction() is c.locked_in else None
+        receipt = play.submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id,
+                                     locked=locked)
     except OrderRejected as error:
         if error.line:
             message = str(error).split(f"'{error.line}': ", 1)[-1]
@@ -176,7 +169,7 @@ def _submit(session: Session, c: MailContext, lines: list[str]) -> str:
 
 
 def _accepted(session: Session, c: MailContext, orders: list[str], pending: list[str]) -> str:
-    game = session.get(Game, c.game.id)  # read again: the submission's commit expired it
+    game = session.get(Game, c.game.id)  # the locked game, as the submission left it
     assert game is not None
     seen = game_view(session, game, c.user)
     text = (f"Accepted for {render._who(game, c.seat.name)} in game {game.id} "

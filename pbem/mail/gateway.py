@@ -24,8 +24,9 @@ that authenticated goes to review after an error.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterator
 
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -46,13 +47,15 @@ PROCESS_TASK = "pbem.process_inbound"
 
 # ---- handing a stored message on ----------------------------------------------------------------
 
-def start_processing(session: Session, inbound_id: int, settings: MailSettings, *, app: Any = None) -> str | None:
+def start_processing(session: Session, inbound_id: int, settings: MailSettings, *, app: Any = None,
+                     followed: set[int] | None = None) -> str | None:
     """Hand a stored message on for processing: queue mode sends `pbem.process_inbound` (by
-    `app`'s Celery client); inline mode processes it now in `session` and returns its status."""
+    `app`'s Celery client); inline mode processes it now in `session` and returns its status
+    (`followed`: see `process`)."""
     if settings.mode == "queue":
         send_process(inbound_id, app=app)
         return None
-    return process(session, inbound_id, settings)
+    return process(session, inbound_id, settings, followed=followed)
 
 
 def send_process(inbound_id: int, *, app: Any = None) -> None:
@@ -70,11 +73,34 @@ def process_pending(session: Session, settings: MailSettings | None = None, limi
 
 # ---- processing -----------------------------------------------------------------------------------
 
-def process(session: Session, inbound_id: int, settings: MailSettings | None = None) -> str:
+def process(session: Session, inbound_id: int, settings: MailSettings | None = None, *,
+            followed: set[int] | None = None) -> str:
     """Read a stored message once and act on it; its final status ("stored" if it must wait
     for an earlier mail of its seat).  Safe to call twice.  Then the seat's later mails that
-    waited for this one follow, in order of arrival."""
+    waited for this one follow, in order of arrival; those that reached a final status are
+    added to `followed` (the SMTP gateway's lanes need not take them again)."""
     settings = settings or load()
+    with _keeping(session):
+        return _process_chain(session, inbound_id, settings, followed if followed is not None else set())
+
+
+@contextmanager
+def _keeping(session: Session) -> Iterator[None]:
+    """Commits that do not expire what the session holds, while a mail is processed: what it
+    reads under the game's lock is read with populate_existing (`lock_game`), the view checks
+    the game's version (`game_view`), and the rest is the mail's own row and the seat it
+    authenticated; reading them again after each commit would cost statements, not freshness.
+    A rollback still expires everything (the lease's checks read the row again), and so does
+    the end of processing: whoever uses the session next reads afresh, as after a commit."""
+    expire, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        yield
+    finally:
+        session.expire_on_commit = expire
+        session.expire_all()
+
+
+def _process_chain(session: Session, inbound_id: int, settings: MailSettings, followed: set[int]) -> str:
     status = _process_one(session, inbound_id, settings)
     while (status == InboundMessage.STORED and store.untaken(session, inbound_id)
            and not store.waits_for_earlier(session, store.token_of(session, inbound_id), inbound_id)):
@@ -84,6 +110,8 @@ def process(session: Session, inbound_id: int, settings: MailSettings | None = N
     later, following = status, inbound_id
     while later != InboundMessage.STORED and (following := store.waiting_after(session, following)) is not None:
         later = _process_one(session, following, settings)
+        if later != InboundMessage.STORED:
+            followed.add(following)
     return status
 
 
@@ -194,7 +222,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings, fact
         facts["dedup_key"] = row.dedup_key
         quiet = replies.budget_spent(session, sender, row, settings)
     context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet,
-                          press=found.press, audience=found.audience)
+                          press=found.press, audience=found.audience, locked_in=session.get_transaction())
     undone = rollbacks.count
     reason = execute.act(session, context)
     row = session.get(InboundMessage, row.id)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -54,6 +55,7 @@ class MailContext:
     quiet: bool = False  # the sender's reply budget is spent: carry out, do not answer
     press: bool = False  # sent to a press thread's address: its text is a message, never orders
     audience: str | None = None  # that thread's seat (None: the whole table)
+    locked_in: Any = None  # the transaction in which `game` was locked with its pending orders
 
 
 def reply(session: Session, c: MailContext, text: str) -> None:

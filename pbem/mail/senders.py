@@ -51,7 +51,8 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
     Records on `row` what was found (game and seat; the user and token only when the mail
     authenticated: from then on an error sends it to review); the gateway commits it with
     what the mail does.  The game of a live token is locked from here, read once with its
-    seats and players: replays of one mail racing each other wait for one another."""
+    seats, players and pending orders (the mail's orders go in under this lock): replays of
+    one mail racing each other wait for one another."""
     sender = mail.from_address.lower()
     # A trusted server says the From is forged (unless an operator released the mail): never
     # answer it, the answer would go to whoever was impersonated (backscatter).
@@ -78,7 +79,8 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
 
 def _locked(session: Session, game_id: int) -> Game | None:
     try:
-        return lock_game(session, game_id, people=True)  # with every seat's person and addresses
+        # With every seat's person and addresses, and the pending orders an order mail replaces.
+        return lock_game(session, game_id, people=True, pending=True)
     except NotFound:  # a token outliving its game
         return None
 

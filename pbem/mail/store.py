@@ -67,14 +67,13 @@ def pending(session: Session, limit: int = 100) -> list[int]:
         .order_by(InboundMessage.id).limit(limit)))
 
 
-def game_addressed(session: Session, inbound_id: int) -> int | None:
-    """The game whose seat or press token a stored message is addressed to (None: no live
-    token): what keeps a game's mails in one line while other games' mails go on beside it."""
-    found = session.execute(select(SeatToken.game_id, PressToken.game_id).select_from(InboundMessage)
-                            .outerjoin(SeatToken, SeatToken.token == InboundMessage.token)
-                            .outerjoin(PressToken, PressToken.token == InboundMessage.token)
-                            .where(InboundMessage.id == inbound_id).limit(1)).first()
-    return None if found is None else found[0] if found[0] is not None else found[1]
+def game_of_token(session: Session, token: str) -> int | None:
+    """The game a seat or press token belongs to (revoked or not; None: no such token): what
+    keeps a game's mails in one line while other games' mails go on beside it.  A token
+    names one game for ever, so the answer may be kept."""
+    found = session.execute(select(SeatToken.game_id).where(SeatToken.token == token).union_all(
+        select(PressToken.game_id).where(PressToken.token == token)).limit(1)).first()
+    return None if found is None else found[0]
 
 
 # ---- the lease ------------------------------------------------------------------------------------

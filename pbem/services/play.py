@@ -79,14 +79,18 @@ def submit_for_user(session: Session, game_id: int, user: User, text: str, *, ch
 
 @unit_of_work
 def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
-                  user_id: int | None = None) -> Receipt:
+                  user_id: int | None = None, locked: Game | None = None) -> Receipt:
     """Check and commit a seat's orders, then advance the game (or queue its advance for a
     worker).  Raises OrderRejected (and stores nothing) when the text does not parse or the
     rules refuse it now.  A new submission replaces the seat's orders that are still
-    pending (a secret choice can be changed until everyone has chosen)."""
+    pending (a secret choice can be changed until everyone has chosen).  `locked`: the
+    seat's game if this transaction already locked it with its pending orders
+    (`lock_game(pending=True)`), so it is not locked and read again."""
     _check_size(channel, text)
     assert seat.name is not None, "seats are named when the game starts"
-    return _submit(session, lock_game(session, seat.game_id, pending=True), seat, text or "", channel, user_id)
+    assert locked is None or locked.id == seat.game_id
+    game = locked if locked is not None else lock_game(session, seat.game_id, pending=True)
+    return _submit(session, game, seat, text or "", channel, user_id)
 
 
 def _check_size(channel: str, text: str | None) -> None:
