@@ -1,6 +1,5 @@
 """Azteca (Tilsit 1999): components as data, the order grammar, the turn's phases, views and
-bots (docs/rules-azteca.md).  Not registered as a game yet: the Flower War, the lake and the
-pochtecas come first (issue 19)."""
+bots (docs/rules-azteca.md), registered as the game "azteca" (pyproject.toml)."""
 from engine.azteca.game import GAME, Azteca, setup_from_record
 from engine.azteca.state import AztecaState
 
