@@ -45,6 +45,8 @@ def page_context(view: Mapping[str, Any]) -> dict[str, Any]:
         "war": {"markers_left": war.get("markers_left", 0), "moved": list(war.get("moved") or []),
                 "battle": place(war["battle"]) if war.get("battle") else None},
         "mine": _mine(me, place) if me else None,
+        # Leave to use boats (18.0 Pirogue Express Service) is public: it changes who may cross.
+        "loans": [(loan["lender"], loan["borrower"], place(loan["zone"])) for loan in view.get("boat_loans") or []],
         "azteca_forms": forms.choices(view),
         "card_name": card_name, "card_meaning": card_meaning,
         "place_label": place,
@@ -75,4 +77,4 @@ def _mine(me: Mapping[str, Any], place: Any) -> dict[str, Any]:
             "my_markers": [(place(key), value) for key, value in (me.get("my_markers") or {}).items()],
             "plays": list(me.get("plays") or []),
             "boat_plan": [(place(f"lake-{zone}"), count) for zone, count in (me.get("boat_plan") or {}).items()],
-            "answer": me.get("answer"), "plan": me.get("plan")}
+            "answer": me.get("answer"), "plan": me.get("plan"), "offers": list(me.get("offers") or [])}
