@@ -30,8 +30,8 @@ from service_helpers import make_user
 
 # The most an order costs: the token; the game locked and read with its seats and pending
 # orders; the order; then the advance: the game locked and read again with everything it
-# works on (seats, people, reply tokens, pending and queued orders), the vacations that
-# stretch a deadline, one UPDATE of the game (version, decision, deadline), the order log,
+# works on (seats, people with their last vacation's end, reply tokens, pending and queued
+# orders), the vacations that stretch a deadline (only if one ends after the decision began), one UPDATE of the game (version, decision, deadline), the order log,
 # the orders applied, the seats, and the turn mails of every seat that newly owes a decision
 # (two INSERTs however many); the game's last order asks for its final report, result mails
 # and league instead of vacations.
