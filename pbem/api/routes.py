@@ -127,7 +127,10 @@ def view(game_id: int) -> Any:
     """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
     stamp differs from STAMP, or after N seconds: a client waits for the next change
     without a loop of its own (pbem/live.py)."""
-    _game_with_seats(game_id)  # 404 before any wait
+    # Read before the view (a later change moves it again), and the 404 before any wait.
+    stamp = live.stamp(db.session(), game_id)
+    if stamp is None:
+        raise NotFound(f"there is no game {game_id}")
     since, seconds = request.args.get("since"), _wait_seconds()
     if since is not None and seconds:
         db.session.remove()  # hold no connection while waiting
@@ -139,7 +142,9 @@ def view(game_id: int) -> Any:
                 db.session.remove()
 
         live.wait(read, since, seconds, game_id)
-    stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
+        stamp = live.stamp(db.session(), game_id)
+        if stamp is None:
+            raise NotFound(f"there is no game {game_id}")
     game = _game_with_seats(game_id)
     seen = play.game_view(db.session(), game, g.user)
     answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,

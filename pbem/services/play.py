@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, inspect, select
+from sqlalchemy import bindparam, delete, inspect, select
 from sqlalchemy.orm import Session
 
 from engine.core import OrderError, ParseError, State
@@ -188,6 +188,12 @@ class GameView:
     phase: str = ""
 
 
+# A game's version with its pending orders in arrival order (one row of NULLs if none).
+_PENDING_AND_VERSION = (select(Game.version, PendingOrder.seat, PendingOrder.text)
+                        .outerjoin(PendingOrder, PendingOrder.game_id == Game.id)
+                        .where(Game.id == bindparam("game_id")).order_by(PendingOrder.id))
+
+
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
     """What `user` may see of `game` now.  The state and the pending orders are of one
     moment: if a worker advanced the game between reading one and the other (its version
@@ -195,9 +201,10 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
     whose order was just applied."""
     for _ in range(VIEW_READS):
         state = game_state(session, game)
-        pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
-                                       .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
-        if session.scalar(select(Game.version).where(Game.id == game.id)) == game.version:
+        # The pending orders and the version in one statement, so of one moment too.
+        rows = session.execute(_PENDING_AND_VERSION, {"game_id": game.id}).all()
+        pending = [(owner, text) for _, owner, text in rows if owner is not None]
+        if rows and rows[0][0] == game.version:
             break
         session.refresh(game)
     seat = seat_of(game, user)

@@ -81,6 +81,7 @@ def test_a_bad_wait_is_refused_and_a_missing_game_is_not_found(app, client, sess
         answer = client.get(f"/api/games/{game.id}/view?since=1.0&wait={bad}", headers=headers)
         assert answer.status_code == 422 and "wait is a whole number" in answer.json["message"], bad
     assert client.get("/api/games/987654/view?since=1.0&wait=5", headers=headers).status_code == 404
+    assert client.get("/api/games/987654/view", headers=headers).status_code == 404
     assert client.get("/games/987654/live").status_code == 404
 
 
