@@ -26,6 +26,10 @@ from pbem.services.state import game_state, player_names
 
 LISTS = ("open", "finished", "mine", "waiting")
 
+# The schemas of the busiest routes (a client reads its view before each order), built once:
+# building one costs more than using it, and none keeps anything between calls.
+_ORDERS, _RECEIPT, _GAME_VIEW = OrdersSchema(), ReceiptSchema(), GameViewSchema()
+
 
 @api_bp.before_request
 def authenticate() -> Any:
@@ -147,7 +151,7 @@ def view(game_id: int) -> Any:
             raise NotFound(f"there is no game {game_id}")
     game = _game_with_seats(game_id)
     seen = play.game_view(db.session(), game, g.user)
-    answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
+    answer = jsonify(_GAME_VIEW.dump({"game": game, "seat": seen.seat.name if seen.seat else None,
                                             "view": seen.view, "pending": seen.my_pending,
                                             "submitted": seen.submitted, "stamp": stamp}))
     answer.headers["ETag"] = f'"{stamp}"'
@@ -169,10 +173,6 @@ def submit(game_id: int) -> Any:
     receipt = play.submit_for_user(db.session(), game_id, _user(), data["orders"], channel="api")
     return _RECEIPT.dump({**receipt.__dict__, "applied": receipt.applied, "status": receipt.status}), 201
 
-
-# The order route's schemas, built once: it is the busiest route, and building a schema
-# costs more than using it (neither keeps anything between calls).
-_ORDERS, _RECEIPT = OrdersSchema(), ReceiptSchema()
 
 
 @api_bp.get("/games/<int:game_id>/history")
