@@ -131,10 +131,7 @@ def view(game_id: int) -> Any:
     """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
     stamp differs from STAMP, or after N seconds: a client waits for the next change
     without a loop of its own (pbem/live.py)."""
-    # Read before the view (a later change moves it again), and the 404 before any wait.
-    stamp = live.stamp(db.session(), game_id)
-    if stamp is None:
-        raise NotFound(f"there is no game {game_id}")
+    game = _game_with_seats(game_id)  # 404 before any wait
     since, seconds = request.args.get("since"), _wait_seconds()
     if since is not None and seconds:
         db.session.remove()  # hold no connection while waiting
@@ -146,15 +143,12 @@ def view(game_id: int) -> Any:
                 db.session.remove()
 
         live.wait(read, since, seconds, game_id)
-        stamp = live.stamp(db.session(), game_id)
-        if stamp is None:
-            raise NotFound(f"there is no game {game_id}")
-    game = _game_with_seats(game_id)
-    seen = play.game_view(db.session(), game, g.user)
+        game = _game_with_seats(game_id)
+    seen = play.game_view(db.session(), game, g.user)  # with the stamp of the moment it is of
     answer = jsonify(_GAME_VIEW.dump({"game": game, "seat": seen.seat.name if seen.seat else None,
-                                            "view": seen.view, "pending": seen.my_pending,
-                                            "submitted": seen.submitted, "stamp": stamp}))
-    answer.headers["ETag"] = f'"{stamp}"'
+                                      "view": seen.view, "pending": seen.my_pending,
+                                      "submitted": seen.submitted, "stamp": seen.stamp}))
+    answer.headers["ETag"] = f'"{seen.stamp}"'
     answer.headers["Vary"] = "Authorization"
     return answer
 
