@@ -14,7 +14,7 @@ from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
 from pbem.games import presentation
 from pbem.services import seat_address
-from pbem.models import Game, User, now
+from pbem.models import Game, Seat, User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema,
                           PressMessageSchema, PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema,
@@ -119,8 +119,9 @@ def join_game(game_id: int) -> Any:
 
 
 def _game_with_seats(game_id: int) -> Game:
-    """The game and its seats in one query (a view reads every seat), or 404."""
-    game = db.session.get(Game, game_id, options=[joinedload(Game.seats)])
+    """The game, its seats and their people in one query (a view names every seat's
+    player), or 404."""
+    game = db.session.get(Game, game_id, options=[joinedload(Game.seats).joinedload(Seat.user)])
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
