@@ -60,15 +60,25 @@ def _forget(session: Session) -> None:
 def stamp(session: Session, game_id: int) -> str | None:
     """The game's stamp now; None if there is no such game."""
     seats_in = select(func.count(distinct(PendingOrder.seat))).where(PendingOrder.game_id == game_id)
-    # Public press only: counting private messages would tell everyone that two seats talk.
-    public_press = select(func.count(PressMessage.id)).where(
-        PressMessage.game_id == game_id, PressMessage.to_seat.is_(None), PressMessage.hidden_at.is_(None))
-    found = session.execute(select(Game.version, seats_in.scalar_subquery(), public_press.scalar_subquery())
+    found = session.execute(select(Game.version, seats_in.scalar_subquery(), public_press(game_id))
                             .where(Game.id == game_id)).first()  # one round trip for the three
     if found is None:
         return None
-    version, seats, press = found
-    return f"{version}.{seats}.{press}"
+    return stamp_of(*found)
+
+
+def public_press(game_id: Any) -> Any:
+    """How many public press messages the game has, as a scalar subquery (`game_id`: a value
+    or a bound parameter).  Public only: counting private ones would tell who talks to whom."""
+    return select(func.count(PressMessage.id)).where(
+        PressMessage.game_id == game_id, PressMessage.to_seat.is_(None),
+        PressMessage.hidden_at.is_(None)).scalar_subquery()
+
+
+def stamp_of(version: int, seats_in: int, press: int) -> str:
+    """The stamp of a game read elsewhere (`pbem.services.play.game_view`): its version, how
+    many seats have orders in, how many public press messages it has."""
+    return f"{version}.{seats_in}.{press}"
 
 
 def lobby_stamp(session: Session, shown: Sequence[int]) -> str:

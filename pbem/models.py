@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, Date, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint, false,
-                        true)
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import (JSON, Date, DateTime, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint, column,
+                        false, func, select, table, true)
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from pbem.extensions import db
 from pbem.text import one_line
@@ -62,6 +62,10 @@ class OneLine(TypeDecorator[str]):
         return None if value is None else one_line(value)
 
 
+# The vacations table as far as `User.vacations_end` reads it (the model is declared below).
+_VACATION_ENDS = table("vacations", column("user_id"), column("ends_at", UTCDateTime()))
+
+
 class User(db.Model):
     __tablename__ = "users"
 
@@ -82,6 +86,12 @@ class User(db.Model):
     # Bumped by signing out: a browser session counts only while it carries the current
     # value (pbem/app.py), so a session cookie copied before sign-out is dead after it.
     session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The end of the person's last vacation (None: none), read only when asked for (the
+    # advance reads it with a game's people, pbem/services/locking.py): a deadline looks
+    # for vacations that stretch it only when one ends after its decision began.
+    vacations_end: Mapped[datetime | None] = column_property(
+        select(func.max(_VACATION_ENDS.c.ends_at)).where(_VACATION_ENDS.c.user_id == id)
+        .correlate_except(_VACATION_ENDS).scalar_subquery(), deferred=True)
 
     addresses: Mapped[list["EmailAddress"]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="EmailAddress.id")

@@ -65,7 +65,7 @@ def _fresh_connections(**_: Any) -> None:
 
 def _install_test_pause(seconds: float, marker: str) -> None:
     from sqlalchemy import event
-    from sqlalchemy.orm import Session
+    from sqlalchemy.orm import ORMExecuteState, Session
 
     from pbem.models import OrderLogEntry
 
@@ -76,6 +76,12 @@ def _install_test_pause(seconds: float, marker: str) -> None:
     def _flushed(session: Session, _context: object) -> None:
         if _logs(session):  # still the flush's own lists here
             session.info["pbem_test_logged"] = True
+
+    @event.listens_for(Session, "do_orm_execute")
+    def _inserted(state: ORMExecuteState) -> None:
+        # The advance writes its lines with one INSERT of the table, not as objects.
+        if state.is_insert and getattr(state.statement, "table", None) is OrderLogEntry.__table__:
+            state.session.info["pbem_test_logged"] = True
 
     @event.listens_for(Session, "before_commit")
     def _pause(session: Session) -> None:

@@ -14,7 +14,7 @@ from pbem.api.errors import error_response
 from pbem.extensions import db, limiter
 from pbem.games import presentation
 from pbem.services import seat_address
-from pbem.models import Game, User, now
+from pbem.models import Game, Seat, User, now
 from pbem.schemas import (DeadlineSchema, ExtendSchema, GameCreateSchema, GameListSchema, GameSchema,
                           GameViewSchema, HistorySchema, MeSchema, OrdersSchema, PressListSchema,
                           PressMessageSchema, PressMuteSchema, PressReportSchema, PressSendSchema, PressSwitchSchema,
@@ -25,6 +25,10 @@ from pbem.services.errors import Invalid, NotFound, OrderRejected, ServiceError,
 from pbem.services.state import game_state, player_names
 
 LISTS = ("open", "finished", "mine", "waiting")
+
+# The schemas of the busiest routes (a client reads its view before each order), built once:
+# building one costs more than using it, and none keeps anything between calls.
+_ORDERS, _RECEIPT, _GAME_VIEW = OrdersSchema(), ReceiptSchema(), GameViewSchema()
 
 
 @api_bp.before_request
@@ -115,8 +119,9 @@ def join_game(game_id: int) -> Any:
 
 
 def _game_with_seats(game_id: int) -> Game:
-    """The game and its seats in one query (a view reads every seat), or 404."""
-    game = db.session.get(Game, game_id, options=[joinedload(Game.seats)])
+    """The game, its seats and their people in one query (a view names every seat's
+    player), or 404."""
+    game = db.session.get(Game, game_id, options=[joinedload(Game.seats).joinedload(Seat.user)])
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
@@ -127,7 +132,7 @@ def view(game_id: int) -> Any:
     """Your view; with `wait=N` (at most 60) and `since=STAMP` it answers when the game's
     stamp differs from STAMP, or after N seconds: a client waits for the next change
     without a loop of its own (pbem/live.py)."""
-    _game_with_seats(game_id)  # 404 before any wait
+    game = _game_with_seats(game_id)  # 404 before any wait
     since, seconds = request.args.get("since"), _wait_seconds()
     if since is not None and seconds:
         db.session.remove()  # hold no connection while waiting
@@ -139,13 +144,12 @@ def view(game_id: int) -> Any:
                 db.session.remove()
 
         live.wait(read, since, seconds, game_id)
-    stamp = live.stamp(db.session(), game_id)  # before the view: a later change moves it again
-    game = _game_with_seats(game_id)
-    seen = play.game_view(db.session(), game, g.user)
-    answer = jsonify(GameViewSchema().dump({"game": game, "seat": seen.seat.name if seen.seat else None,
-                                            "view": seen.view, "pending": seen.my_pending,
-                                            "submitted": seen.submitted, "stamp": stamp}))
-    answer.headers["ETag"] = f'"{stamp}"'
+        game = _game_with_seats(game_id)
+    seen = play.game_view(db.session(), game, g.user)  # with the stamp of the moment it is of
+    answer = jsonify(_GAME_VIEW.dump({"game": game, "seat": seen.seat.name if seen.seat else None,
+                                      "view": seen.view, "pending": seen.my_pending,
+                                      "submitted": seen.submitted, "stamp": seen.stamp}))
+    answer.headers["ETag"] = f'"{seen.stamp}"'
     answer.headers["Vary"] = "Authorization"
     return answer
 
@@ -160,9 +164,10 @@ def _wait_seconds() -> int:
 @api_bp.post("/games/<int:game_id>/orders")
 @limiter.limit(lambda: current_app.config["PBEM_ORDER_LIMIT"], scope="orders")
 def submit(game_id: int) -> Any:
-    data = _body(OrdersSchema())
+    data = _body(_ORDERS)
     receipt = play.submit_for_user(db.session(), game_id, _user(), data["orders"], channel="api")
-    return ReceiptSchema().dump({**receipt.__dict__, "applied": receipt.applied, "status": receipt.status}), 201
+    return _RECEIPT.dump({**receipt.__dict__, "applied": receipt.applied, "status": receipt.status}), 201
+
 
 
 @api_bp.get("/games/<int:game_id>/history")

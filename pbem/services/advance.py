@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from engine import get_game
@@ -143,9 +144,6 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     changes: dict[str, Any] = {}
     if state.is_over():
         changes = {"status": Game.FINISHED, "result": state.result().to_json(), "finished_at": now()}
-    for seq, line in enumerate(lines, start=before + 1):
-        seat, text = split_line(line)
-        session.add(OrderLogEntry(game_id=game.id, seq=seq, seat=seat, text=text, by=run.by.get(seq - 1, "player")))
     if state.is_over():  # orders queued for turns that will never come
         run.consumed.extend(row for rows in queue.values() for row in rows)
     run.expire_turns()
@@ -175,6 +173,9 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
         if lines or changes:
             bump_version(session, game, **changes)  # the compare-and-set: one UPDATE of the game
+        if lines:  # one INSERT for all; no objects: nothing in the transaction reads them back
+            session.execute(_LOG_INSERT, [_log_row(game.id, seq, line, run.by.get(seq - 1, "player"))
+                                          for seq, line in enumerate(lines, start=before + 1)])
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
     if changes.get("status") == Game.FINISHED:
@@ -186,6 +187,14 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     if commit:
         session.commit()
     return Advanced(lines, version, finished, run.settle_until)
+
+
+_LOG_INSERT = insert(OrderLogEntry.__table__)  # type: ignore[arg-type]
+
+
+def _log_row(game_id: int, seq: int, line: str, by: str) -> dict[str, Any]:
+    seat, text = split_line(line)
+    return {"game_id": game_id, "seq": seq, "seat": seat, "text": text, "by": by, "applied_at": now()}
 
 
 def _owed(state: GameState) -> dict[str, str]:

@@ -23,8 +23,8 @@ from pbem.services.errors import NotFound, StaleGame
 def lock_game(session: Session, game_id: int, *, people: bool = False, pending: bool = False,
               queued: bool = False) -> Game:
     """The game, locked for this transaction, read once with its seats (one statement).
-    `people`: also each seat's person, their addresses and the seat's reply token (an
-    advance mails them), the seats' rows locked too; `pending`: its pending orders
+    `people`: also each seat's person (with the end of their last vacation), their
+    addresses and the seat's reply token (an advance mails them), the seats' rows locked too; `pending`: its pending orders
     (`Game.pending_orders`); `queued`: its turns queued ahead (`Game.queued_turns`)."""
     if session.get_bind().dialect.name == "sqlite":
         # SQLite has no row locks.  A write that changes nothing takes the database's write
@@ -48,6 +48,7 @@ def _lock_query(people: bool, pending: bool, queued: bool, many: bool) -> Select
         # The seats' rows are locked too (an advance moves their news cursors): joined, not
         # outer-joined, as PostgreSQL locks no row of an outer join's optional side.
         query = query.join(Game.seats).order_by(Game.id, Seat.position).options(
+            contains_eager(Game.seats).joinedload(Seat.user).undefer(User.vacations_end),
             contains_eager(Game.seats).joinedload(Seat.user).joinedload(User.addresses),
             contains_eager(Game.seats).joinedload(Seat.reply_tokens)).with_for_update(of=[Game, Seat])
     else:
@@ -92,8 +93,11 @@ def bump_version(session: Session, game: Game, **changes: Any) -> None:
     whatever else of the game's columns the session has changed: one UPDATE)."""
     expected = game.version
     # The game's own changes not written yet (a new deadline...) go in the same UPDATE.
-    unwritten = {attr.key: attr.value for attr in inspect(game).attrs
-                 if attr.key in _COLUMNS and attr.history.added}
+    # Only the attributes set since the load are looked at (`committed_state`): asking each
+    # column for its history costs more than the UPDATE's round trip.
+    state = inspect(game)
+    unwritten = {key: state.dict[key] for key in list(state.committed_state)
+                 if key in _COLUMNS and state.attrs[key].history.added}
     values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
     result = session.execute(update(Game).where(Game.id == game.id, Game.version == expected)
                              .values(**values).execution_options(synchronize_session=False))

@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, inspect, select
+from sqlalchemy import bindparam, delete, inspect, select
 from sqlalchemy.orm import Session
 
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
-from pbem.live import changed
+from pbem.live import changed, public_press, stamp_of
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User, now
 from pbem.services.dispatch import request_advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, OrderRejected
@@ -190,6 +190,14 @@ class GameView:
     owed: dict[str, list[str]] = field(default_factory=dict)  # seat -> kinds still owed, in seat order
     round: int = 0  # where the game stands (public): the state's round and phase
     phase: str = ""
+    stamp: str = ""  # pbem/live.py's stamp of the moment the view is of
+
+
+# A game's version and public press count with its pending orders in arrival order (one
+# row, the orders NULL, if none).
+_PENDING_AND_VERSION = (select(Game.version, public_press(bindparam("game_id")), PendingOrder.seat, PendingOrder.text)
+                        .outerjoin(PendingOrder, PendingOrder.game_id == Game.id)
+                        .where(Game.id == bindparam("game_id")).order_by(PendingOrder.id))
 
 
 def game_view(session: Session, game: Game, user: User | None) -> GameView:
@@ -199,9 +207,11 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
     whose order was just applied."""
     for _ in range(VIEW_READS):
         state = game_state(session, game)
-        pending = list(session.execute(select(PendingOrder.seat, PendingOrder.text)
-                                       .where(PendingOrder.game_id == game.id).order_by(PendingOrder.id)))
-        if session.scalar(select(Game.version).where(Game.id == game.id)) == game.version:
+        # The pending orders, the version and the public press count in one statement, so
+        # of one moment too (the stamp is of the very moment the view is).
+        rows = session.execute(_PENDING_AND_VERSION, {"game_id": game.id}).all()
+        pending = [(owner, text) for _, _, owner, text in rows if owner is not None]
+        if rows and rows[0][0] == game.version:
             break
         session.refresh(game)
     seat = seat_of(game, user)
@@ -215,7 +225,7 @@ def game_view(session: Session, game: Game, user: User | None) -> GameView:
         kinds = owed.setdefault(decision["seat"], []) if decision["seat"] not in ready else []
         if decision["kind"] not in kinds:
             kinds.append(decision["kind"])
-    return GameView(game, seat, view,
+    return GameView(game, seat, view, stamp=stamp_of(game.version, len({owner for owner, _ in pending}), rows[0][1]),
                     my_pending=[text for owner, text in pending if owner == seat_name],
                     submitted=sorted(ready & waiting), owed=owed, round=state.round, phase=state.phase)
 

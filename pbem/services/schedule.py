@@ -28,7 +28,7 @@ import math
 from datetime import datetime, timedelta
 from typing import Collection, Iterable
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session
 
 from engine.core import GameState
@@ -65,6 +65,20 @@ def owing(session: Session, game: Game, state: GameState, acted: Collection[str]
 
 
 # ---- deadlines ---------------------------------------------------------------------------------
+
+def known_home(seats: Iterable[Seat], after: datetime) -> bool:
+    """Whether these seats' people are known to have no vacation ending after `after`: their
+    last vacation's end was read with them (`User.vacations_end`, as the advance reads a game's
+    people) and none ends later.  False when unknown: then the vacations are asked for."""
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        if "user" in inspect(seat).unloaded or seat.user is None or "vacations_end" in inspect(seat.user).unloaded:
+            return False
+        if seat.user.vacations_end is not None and seat.user.vacations_end > after:
+            return False
+    return True
+
 
 def vacations_of(session: Session, user_ids: Iterable[int], after: datetime) -> dict[int, list[Vacation]]:
     """Vacations of these people that end after `after`, by person, in order of start."""
@@ -124,6 +138,8 @@ def _stretched(session: Session, game: Game, seats: list[Seat], window: timedelt
     if policy_of(game).vacation != "stretch":
         return base
     deadline = base
+    if known_home(seats, game.decision_at):
+        return base  # nobody's vacation ends after the decision began: none can stretch it
     away = vacations_of(session, (seat.user_id for seat in seats if seat.user_id), game.decision_at)
     for vacation in sorted((v for rows in away.values() for v in rows), key=lambda v: v.starts_at):
         if vacation.starts_at < deadline:  # away during the (stretched) window

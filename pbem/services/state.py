@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict
+from functools import lru_cache
 from typing import Any, Hashable, Iterable
 
 from sqlalchemy import select
@@ -33,8 +34,14 @@ _lock = threading.Lock()
 def cache_key(session: Session, game: Game) -> Hashable:
     # Ids repeat across databases (and across emptied test tables); the URL, creation time
     # and seed tell such games apart.
-    return (str(session.get_bind().url), game.id, game.version, game.created_at.isoformat(),
+    return (_url_text(session.get_bind().url), game.id, game.version, game.created_at.isoformat(),
             str(game.setup.get("seed")))
+
+
+@lru_cache(maxsize=64)
+def _url_text(url: Any) -> str:
+    """A database URL as text (URLs are immutable; rendering one costs more than the lookup)."""
+    return str(url)
 
 
 def _game_of(key: Hashable) -> Hashable:

@@ -6,10 +6,11 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from pbem.models import Vacation
+from pbem.models import Vacation, now
 from pbem.services import accounts, vacations
+from pbem.services.policy import policy_of
 from pbem.services.errors import Conflict, Invalid, NotFound
-from deadline_helpers import (HOUR, SECOND, events, fresh, log, mails, make_user, seat_of, tick,
+from deadline_helpers import (HOUR, SECOND, events, fresh, log, mails, make_user, owes, play_own, seat_of, tick,
                               two_humans, until_owes)
 
 DAY = timedelta(days=1)
@@ -88,6 +89,25 @@ def test_stretch_a_decision_owed_by_someone_away_waits_for_their_return(session,
     assert fresh(session, game).deadline_at == t0 + 3 * DAY + 48 * HOUR
     assert tick(session, t0 + 5 * DAY - SECOND).defaulted == []
     assert tick(session, t0 + 5 * DAY + SECOND).defaulted == [(game.id, seat_of(session, game, bo).name)]
+
+
+def test_stretch_a_decision_an_advance_asks_of_someone_already_away(session, ana, bo):
+    """Rule "stretch": a decision owed by someone away waits for their return.  Here the
+    vacation is declared first and the advance that asks Bo starts the decision: it reads
+    Bo's vacation with the game's people and stretches the new deadline at once."""
+    game = two_humans(session, ana, bo)
+    declared = now()
+    vacation = vacations.declare_vacation(session, bo, declared, declared + 6 * DAY, declared)
+    asked = fresh(session, game).decision_seq
+    for _ in range(20):  # until an advance after the declaration asks Bo anew
+        until_owes(session, game, bo, [ana])
+        if fresh(session, game).decision_seq != asked:
+            break
+        play_own(session, game, bo)
+    game = fresh(session, game)
+    assert game.decision_seq != asked and game.decision_at >= declared
+    hours = policy_of(game).hours_for(owes(session, game, bo))
+    assert game.deadline_at == vacation.ends_at + hours * HOUR
 
 
 def test_a_vacation_cancelled_before_it_began_stretches_nothing(session, ana, bo):

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from pbem import live
 from pbem.models import Game
-from pbem.services import accounts, lobby, play
+from pbem.services import accounts, lobby, play, press
 from service_helpers import make_game, web_sign_in
 
 BO = "bo@example.com"
@@ -81,6 +81,7 @@ def test_a_bad_wait_is_refused_and_a_missing_game_is_not_found(app, client, sess
         answer = client.get(f"/api/games/{game.id}/view?since=1.0&wait={bad}", headers=headers)
         assert answer.status_code == 422 and "wait is a whole number" in answer.json["message"], bad
     assert client.get("/api/games/987654/view?since=1.0&wait=5", headers=headers).status_code == 404
+    assert client.get("/api/games/987654/view", headers=headers).status_code == 404
     assert client.get("/games/987654/live").status_code == 404
 
 
@@ -136,3 +137,18 @@ def test_the_lobby_stream_tells_of_a_new_game(app, session, ana):
 def test_a_bad_game_list_is_refused(app, client):
     for bad in ("1,,2", "x", "1;2", "9" * 12, ",".join(["1"] * 5000)):
         assert client.get(f"/live/home?games={bad}").status_code in (400, 422), bad
+
+
+def test_the_view_answers_with_the_stamp_of_the_moment_it_shows(app, client, session, ana, bo):
+    """The API view's stamp is read with the view, in the same statement as its pending
+    orders: it is the stamp `live.stamp` reads at that moment (orders in, public press; a
+    private message moves nothing)."""
+    game = duel(session, ana, bo)
+    headers = token(session, bo)
+    play.submit_orders(session, seat(game, ana), "bid 2", channel="web")
+    press.post(session, game.id, ana, "hello all", channel="web")
+    press.post(session, game.id, ana, "psst", to=seat(game, bo).name, channel="web")
+    answer = client.get(f"/api/games/{game.id}/view", headers=headers)
+    stamp = live.stamp(session, game.id)
+    assert answer.json["stamp"] == stamp and answer.headers["ETag"] == f'"{stamp}"'
+    assert stamp.endswith(".1.1")  # one seat's orders in, one public message

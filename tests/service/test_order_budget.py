@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from pbem import live
 from pbem.extensions import db
 from pbem.models import Game
 from pbem.services import accounts, lobby, play
@@ -30,8 +31,8 @@ from service_helpers import make_user
 
 # The most an order costs: the token; the game locked and read with its seats and pending
 # orders; the order; then the advance: the game locked and read again with everything it
-# works on (seats, people, reply tokens, pending and queued orders), the vacations that
-# stretch a deadline, one UPDATE of the game (version, decision, deadline), the order log,
+# works on (seats, people with their last vacation's end, reply tokens, pending and queued
+# orders), the vacations that stretch a deadline (only if one ends after the decision began), one UPDATE of the game (version, decision, deadline), the order log,
 # the orders applied, the seats, and the turn mails of every seat that newly owes a decision
 # (two INSERTs however many); the game's last order asks for its final report, result mails
 # and league instead of vacations.
@@ -127,3 +128,22 @@ def test_every_api_order_of_a_whole_game_keeps_the_budget(app, client, session, 
         early = max(len(c.statements) for c in costs[:EARLY])
         late = max(len(c.statements) for c in costs[-EARLY:-1])  # the last one also ends the game
         assert late <= early <= budget
+
+
+VIEW_STATEMENTS = 3  # the token; the game with its seats; its version, public press and pending orders
+
+
+def test_an_api_view_keeps_its_budget(app, client, session):
+    """A client reads its view before each order: on PostgreSQL three statements (with the
+    game's state cached, as after the advance this process made), no lazy load, and the stamp
+    it answers with is the one `live.stamp` reads."""
+    game_id, users, headers = seated_game(session, client, 4, 13)
+    index, order = next_order(session, game_id, users)
+    assert client.post(f"/api/games/{game_id}/orders", headers=headers[index], json={"orders": order}).status_code == 201
+    for header in headers:
+        with counting(app) as counted:
+            answer = client.get(f"/api/games/{game_id}/view", headers=header)
+        assert answer.status_code == 200 and counted.commits == 0 and counted.lazy_loads == []
+        if session.get_bind().dialect.name == "postgresql":
+            assert len(counted.statements) <= VIEW_STATEMENTS, "\n".join(counted.statements)
+        assert answer.json["stamp"] == live.stamp(session, game_id)
