@@ -86,10 +86,11 @@ def _milestone_ms(record: dict[str, Any], age: int, seats: list[str]) -> float:
     (board PNG) and PDF (as pbem/services/report_mail.py renders them)."""
     from pbem.games.aztlan import report as aztlan_report
     from pbem.reports import Moment, Position, render_report
-    from pbem.reports.render import svg_to_png
+    from pbem.reports.render import forget_shared_layouts, svg_to_png
 
     svg_to_png.cache_clear()
     aztlan_report._drawn.cache_clear()
+    forget_shared_layouts()
     start = time.perf_counter()
     moment, now = Moment.of_round(record, age), Position(record)
     for seat in seats:
