@@ -2,7 +2,8 @@
 (the packaged default board, a recorded 4-player game):
 
 - `reports.pdf_ms`, `reports.html_ms`: the median milliseconds per PDF and per mail HTML over
-  every report of the game (PDFs: each once, then PDF_RENDERS more, cycling through them).
+  every report of the game (PDFs: each once, then PDF_RENDERS more, cycling through them;
+  each PDF whole, its public pages not taken from another seat's: pbem/reports/render.py).
 - `reports.pdf_per_fair_floor`: a report's PDF beside the *fair floor* measured in the same run:
   the same report's HTML (pages, tables, the same board drawing inline, the emblem inline),
   written once to a static string and fed straight to `weasyprint.HTML(string=...).write_pdf()`:
@@ -103,8 +104,14 @@ def _milestone_ms(record: dict[str, Any], age: int, seats: list[str]) -> float:
 def run() -> list[dict[str, Any]]:
     import weasyprint
 
-    from pbem.reports import make_url_fetcher, render_html, render_mail, render_pdf, reports_for_record
-    from pbem.reports.render import last_page_share, rasteriser, svg_to_png
+    from pbem.reports import make_url_fetcher, render_html, render_mail, reports_for_record
+    from pbem.reports.render import forget_shared_layouts, last_page_share, rasteriser, svg_to_png
+
+    def render_pdf(context: dict[str, Any]) -> bytes:
+        """One report's whole PDF: its public pages laid out too, not kept from another."""
+        from pbem.reports import render_pdf as render
+        forget_shared_layouts()
+        return render(context)
 
     record = _record()
     contexts: list[dict[str, Any]] = []

@@ -146,7 +146,7 @@ def _template(context: dict[str, Any], suffix: str) -> jinja2.Template:
 
 def _render(context: dict[str, Any], target: str, page_size: str = "A4",
             images: Mapping[str, bytes] | None = None, tight: int = 0, part: str = "whole",
-            blank_pages: int = 0) -> str:
+            public_pages: int = 0, reader_pages: tuple[int, int] = (0, 0)) -> str:
     board = context.get("board") or {}
     svg = trusted_svg(board.get("svg"))
     emblem = Markup(read_asset("emblem.svg").decode("utf-8")) if target == "web" else None
@@ -157,7 +157,7 @@ def _render(context: dict[str, Any], target: str, page_size: str = "A4",
     html = _template(context, ".html").render(
         r=context, target=target, page_size=_page_size(page_size), board_svg=svg, emblem_svg=emblem,
         has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH, tight=tight, part=part,
-        blank_pages=blank_pages)
+        public_pages=public_pages, reader_pages=reader_pages)
     return html.lstrip()
 
 
@@ -336,9 +336,9 @@ def _fitted(layout: Callable[[int], Any]) -> Any:
     return document
 
 
-# The reader's own pages of a report with public pages: the masthead and board on one page,
-# the hand and what happens next on the next (more only with a long hand).
-READER_PAGES = 2
+# The reader's pages of a report with public pages, before them (the masthead and the board)
+# and after them (the hand and what happens next): one each but for a long hand or title.
+READER_PAGES = (1, 1)
 
 
 def _has_public_pages(context: dict[str, Any]) -> bool:
@@ -348,41 +348,48 @@ def _has_public_pages(context: dict[str, Any]) -> bool:
 
 def _with_public_pages(context: dict[str, Any], page_size: str, layout: Callable[..., Any],
                        no_pictures: Callable[[str], Any]) -> Any:
-    """The reader's pages, then the public ones (the round's results with no reader's mark),
-    each part laid out with empty pages standing for the other so that the page numbers
-    count them all.  The public part is laid out once for the seats of a moment: it is taken
-    again only for the very same HTML, rendered from this reader's own context, so a seat's
-    PDF shows exactly what its context holds.  The public part fetches no picture."""
-    own = READER_PAGES
-    for _ in range(3):  # the reader's pages are READER_PAGES but for a long hand
-        public = _shared_layout(lambda tight: _render(context, "pdf", page_size, tight=tight, part="public",
-                                                      blank_pages=own),
-                                lambda html: layout(html, no_pictures))
-        shared = len(public.pages) - own
-        private = layout(_render(context, "pdf", page_size, part="private", blank_pages=shared))
-        if len(private.pages) - shared == own:
-            return private.copy(private.pages[:own] + public.pages[own:])
-        own = len(private.pages) - shared
-    raise RenderError("the report's pages could not be counted")  # pragma: no cover - a hand of 3 pages
+    """Page one, the public pages (the round's results with no reader's mark), then the
+    reader's last pages; the two parts are laid out apart, each with empty pages standing for
+    the other's so that the pages are numbered as one document.  The public part is laid
+    out once for the seats of a moment: it is taken again only for the very same HTML,
+    rendered from this reader's own context, so a seat's PDF shows exactly what its context
+    holds.  The public part fetches no picture; it never ends the report, so only the
+    reader's part is laid out again tighter (NEARLY_EMPTY)."""
+    def public_part(reader_pages: tuple[int, int]) -> Any:
+        html = _render(context, "pdf", page_size, part="public", reader_pages=reader_pages)
+        return _shared_layout(html, lambda: layout(html, no_pictures))
+
+    def reader_part(public_pages: int) -> Any:
+        return _fitted(lambda tight: layout(_render(context, "pdf", page_size, tight=tight, part="private",
+                                                    public_pages=public_pages)))
+
+    before, after = READER_PAGES
+    for _ in range(3):  # a guess that missed is corrected once, and the correction holds
+        public = public_part((before, after))
+        shared = len(public.pages) - before - after
+        private = reader_part(shared)
+        end = next(i for i, page in enumerate(private.pages) if "reader-end" in page.anchors)
+        if (end - shared, len(private.pages) - end) == (before, after):
+            return private.copy(private.pages[:before] + public.pages[before:before + shared] + private.pages[end:])
+        before, after = end - shared, len(private.pages) - end
+    raise RenderError("the report's pages could not be counted")  # pragma: no cover
 
 
 _SHARED = threading.local()
 SHARED_LAYOUTS = 2  # the public pages of a moment in A4 and in Letter
 
 
-def _shared_layout(html_of: Callable[[int], str], layout: Callable[[str], Any]) -> Any:
-    """The fitted layout of the public pages whose HTML (at tight 0) is `html_of(0)`: kept
-    for the next seat of the moment (per thread, as WeasyPrint's fonts are, and only the
-    last few: a laid-out document is large)."""
-    kept: OrderedDict[str, Any] = getattr(_SHARED, "layouts", None) or OrderedDict()
-    _SHARED.layouts = kept
-    html = html_of(0)
+def _shared_layout(html: str, layout: Callable[[], Any]) -> Any:
+    """The layout of the public pages `html`, kept for the next seat of the moment (per
+    thread, as WeasyPrint's fonts are, and only the last few: a laid-out document is large)."""
+    kept: OrderedDict[str, Any] | None = getattr(_SHARED, "layouts", None)
+    if kept is None:
+        kept = _SHARED.layouts = OrderedDict()
     key = hashlib.sha256(html.encode("utf-8")).hexdigest()
     if key in kept:
         kept.move_to_end(key)
         return kept[key]
-    document = _fitted(lambda tight: layout(html if tight == 0 else html_of(tight)))
-    kept[key] = document
+    document = kept[key] = layout()
     while len(kept) > SHARED_LAYOUTS:
         kept.popitem(last=False)
     return document

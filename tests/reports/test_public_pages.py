@@ -19,7 +19,7 @@ from reports_helpers import pdf_info, pdf_text, squash, twin_record
 
 
 def _public(context, page_size="A4"):
-    return _render(context, "pdf", page_size, part="public", blank_pages=READER_PAGES)
+    return _render(context, "pdf", page_size, part="public", reader_pages=READER_PAGES)
 
 
 def _seats(record):
@@ -43,7 +43,7 @@ def test_the_public_pages_hold_nothing_of_the_reader(record, age):
         assert f"for {context['reader']['name']}" not in public, (seat, age)  # the running line
         for card in context["hand"]:  # the reader's hand is only on the reader's pages
             assert f"<b>{card['title']}</b><br>" not in public
-        private = _render(context, "pdf", "A4", part="private", blank_pages=2)
+        private = _render(context, "pdf", "A4", part="private", public_pages=2)
         assert "Your hand" in private and "power cards and points" not in private
 
 
@@ -58,24 +58,36 @@ def test_another_seats_hand_does_not_change_the_public_pages(record):
 
 
 def test_one_layout_of_the_public_pages_serves_every_seat_of_a_moment(record, monkeypatch):
+    import weasyprint
+
     age = 2
     moment, now = Moment.of_round(record, age), Position(record)
-    laid_out = []
-    real = render._fitted
+    public_layouts = []
 
-    def counting(layout):
-        laid_out.append(layout)
-        return real(layout)
+    class Counted(weasyprint.HTML):
+        """WeasyPrint's HTML, counting the layouts of public pages (their running line)."""
 
-    monkeypatch.setattr(render, "_fitted", counting)
+        def render(self, *args, **kwargs):
+            if self.public:
+                public_layouts.append(self)
+            return super().render(*args, **kwargs)
+
+    real_init = weasyprint.HTML.__init__
+
+    def init(self, *args, string=None, **kwargs):
+        self.public = string is not None and f"age {age} · results" in string
+        real_init(self, *args, string=string, **kwargs)
+
+    monkeypatch.setattr(Counted, "__init__", init)
+    monkeypatch.setattr(weasyprint, "HTML", Counted)
     render.forget_shared_layouts()
     for seat in _seats(record):
         context = moment.report(seat, title="T")
         context["next"] = now.next_step(seat, title="T")
         render_pdf(context)
-    assert len(laid_out) == 1  # the public pages once; each seat's own pages are laid out apart
+    assert len(public_layouts) == 1  # the public pages once; each seat's own pages are laid out apart
     render_pdf(context, page_size="Letter")
-    assert len(laid_out) == 2  # another paper size is another layout
+    assert len(public_layouts) == 2  # another paper size is another layout
 
 
 def test_the_pdf_reads_the_readers_pages_then_the_public_ones_numbered_as_one(record, tmp_path):
@@ -90,7 +102,7 @@ def test_the_pdf_reads_the_readers_pages_then_the_public_ones_numbered_as_one(re
     numbers = [(int(a), int(b)) for a, b in re.findall(r"page (\d+) of (\d+)", text)]
     assert numbers == [(n, pages) for n in range(1, pages + 1)]
     flat = squash(text)
-    order = [flat.index(words) for words in ("The second age", "Your hand", "What happens next",
-                                             "Age 2: power cards and points", "Scoring of age 2", "The score track")]
+    order = [flat.index(words) for words in ("The second age", "Age 2: power cards and points", "Scoring of age 2",
+                                             "The score track", "Your hand", "What happens next")]
     assert order == sorted(order)
     assert f"for {context['reader']['name']}" in flat and "age 2 · results" in flat
