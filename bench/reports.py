@@ -2,7 +2,8 @@
 (the packaged default board, a recorded 4-player game):
 
 - `reports.pdf_ms`, `reports.html_ms`: the median milliseconds per PDF and per mail HTML over
-  every report of the game (PDFs: each once, then PDF_RENDERS more, cycling through them).
+  every report of the game (PDFs: each once, then PDF_RENDERS more, cycling through them;
+  each PDF whole, its public pages not taken from another seat's: pbem/reports/render.py).
 - `reports.pdf_per_fair_floor`: a report's PDF beside the *fair floor* measured in the same run:
   the same report's HTML (pages, tables, the same board drawing inline, the emblem inline),
   written once to a static string and fed straight to `weasyprint.HTML(string=...).write_pdf()`:
@@ -13,7 +14,8 @@
   over the same for one seat alone, each from cold caches (pbem/services/report_mail.py).
 - `reports.pdf_rss_growth_mb`, `reports.pdf_traced_growth_kb`: resident memory per PDF over
   the PDF_RENDERS renders after each report was rendered once (the first renders fill caches
-  and the allocator's arenas), and Python's own allocations per PDF (tracemalloc) over TRACED more.
+  and the allocator's arenas), and Python's own allocations per PDF (tracemalloc) over TRACED more,
+  each measured without the public pages kept for the next seat (bounded: the last two).
 """
 from __future__ import annotations
 
@@ -86,10 +88,11 @@ def _milestone_ms(record: dict[str, Any], age: int, seats: list[str]) -> float:
     (board PNG) and PDF (as pbem/services/report_mail.py renders them)."""
     from pbem.games.aztlan import report as aztlan_report
     from pbem.reports import Moment, Position, render_report
-    from pbem.reports.render import svg_to_png
+    from pbem.reports.render import forget_shared_layouts, svg_to_png
 
     svg_to_png.cache_clear()
     aztlan_report._drawn.cache_clear()
+    forget_shared_layouts()
     start = time.perf_counter()
     moment, now = Moment.of_round(record, age), Position(record)
     for seat in seats:
@@ -102,8 +105,14 @@ def _milestone_ms(record: dict[str, Any], age: int, seats: list[str]) -> float:
 def run() -> list[dict[str, Any]]:
     import weasyprint
 
-    from pbem.reports import make_url_fetcher, render_html, render_mail, render_pdf, reports_for_record
-    from pbem.reports.render import last_page_share, rasteriser, svg_to_png
+    from pbem.reports import make_url_fetcher, render_html, render_mail, reports_for_record
+    from pbem.reports.render import forget_shared_layouts, last_page_share, rasteriser, svg_to_png
+
+    def render_pdf(context: dict[str, Any]) -> bytes:
+        """One report's whole PDF: its public pages laid out too, not kept from another."""
+        from pbem.reports import render_pdf as render
+        forget_shared_layouts()
+        return render(context)
 
     record = _record()
     contexts: list[dict[str, Any]] = []
@@ -123,9 +132,11 @@ def run() -> list[dict[str, Any]]:
 
     floor_ms = [_ms(floor) for _ in range(FLOOR_RUNS)]
     pdf_ms = [_ms(lambda c=c: render_pdf(c)) for c in contexts]  # every report once: caches filled
+    forget_shared_layouts()
     gc.collect()
     rss_before = _rss_mb()
     pdf_ms += [_ms(lambda c=contexts[i % len(contexts)]: render_pdf(c)) for i in range(PDF_RENDERS)]
+    forget_shared_layouts()
     gc.collect()
     rss_growth = (_rss_mb() - rss_before) / PDF_RENDERS
     html_ms = [_ms(lambda c=c: render_html(c, for_mail=True)) for c in contexts for _ in range(HTML_REPEATS)]
@@ -141,10 +152,12 @@ def run() -> list[dict[str, Any]]:
 
     tracemalloc.start()
     render_pdf(contexts[0])
+    forget_shared_layouts()  # the public pages kept for the next seat are not a leak (a few MB, bounded)
     gc.collect()
     traced_before = tracemalloc.get_traced_memory()[0]
     for i in range(TRACED):
         render_pdf(contexts[i % len(contexts)])
+    forget_shared_layouts()
     gc.collect()
     traced_growth = (tracemalloc.get_traced_memory()[0] - traced_before) / TRACED / 1024
     tracemalloc.stop()

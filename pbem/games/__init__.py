@@ -47,6 +47,10 @@ class Presentation:
     # The plain ones show the round's scores, the reader's event lines and the result.
     report_template: str = "round.html"
     notice_template: str = "notice.html"
+    # Whether the report template (a round's, not the final one) lays out its PDF in two parts
+    # (`part`: "private", "public"; pbem/reports/render.py): the public pages are the same for
+    # every seat of a moment, so they are laid out once and put into each seat's PDF.
+    report_public_pages: bool = False
     # The game's rules page for players (/rules/<game>): a template extending
     # "rules/layout.html" with the game's own summary in its `summary` block.  The plain one
     # tells what the engine says: players, rounds and phases, decisions and options.

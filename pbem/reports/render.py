@@ -20,6 +20,7 @@ inlined.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import logging
 import os
@@ -27,6 +28,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -143,7 +145,8 @@ def _template(context: dict[str, Any], suffix: str) -> jinja2.Template:
 
 
 def _render(context: dict[str, Any], target: str, page_size: str = "A4",
-            images: Mapping[str, bytes] | None = None, tight: int = 0) -> str:
+            images: Mapping[str, bytes] | None = None, tight: int = 0, part: str = "whole",
+            public_pages: int = 0, reader_pages: tuple[int, int] = (0, 0)) -> str:
     board = context.get("board") or {}
     svg = trusted_svg(board.get("svg"))
     emblem = Markup(read_asset("emblem.svg").decode("utf-8")) if target == "web" else None
@@ -153,7 +156,8 @@ def _render(context: dict[str, Any], target: str, page_size: str = "A4",
         has_board, has_emblem = svg is not None, True
     html = _template(context, ".html").render(
         r=context, target=target, page_size=_page_size(page_size), board_svg=svg, emblem_svg=emblem,
-        has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH, tight=tight)
+        has_board=has_board, has_emblem=has_emblem, board_width=MAIL_BOARD_WIDTH, tight=tight, part=part,
+        public_pages=public_pages, reader_pages=reader_pages)
     return html.lstrip()
 
 
@@ -299,27 +303,101 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
 
     fetcher = make_url_fetcher(log_once, pictures)
 
-    def layout(tight: int) -> Any:
-        html = drawable(_render(context, "pdf", page_size, tight=tight))  # no glyph drawn as a box
-        return weasyprint.HTML(string=html, base_url=None, url_fetcher=fetcher).render(font_config=_font_config())
+    def layout(html: str, fetch: Callable[[str], Any] = fetcher) -> Any:
+        return weasyprint.HTML(string=drawable(html), base_url=None,  # no glyph drawn as a box
+                               url_fetcher=fetch).render(font_config=_font_config())
 
     failures = _PictureFailures()
     weasy_log = logging.getLogger("weasyprint")
     weasy_log.addHandler(failures)
     try:
-        document = layout(0)
-        for tight in range(1, TIGHTEST + 1):
-            if last_page_share(document) >= NEARLY_EMPTY:
-                break
-            tighter = layout(tight)
-            if len(tighter.pages) < len(document.pages):
-                document = tighter
+        if _has_public_pages(context):
+            document = _with_public_pages(context, page_size, layout, make_url_fetcher(log_once, {}))
+        else:
+            document = _fitted(lambda tight: layout(_render(context, "pdf", page_size, tight=tight)))
         pdf = document.write_pdf(uncompressed_pdf=False)
     finally:
         weasy_log.removeHandler(failures)
     if failures.failed:  # never a PDF with a blank board (an error drawing it, memory running out)
         raise RenderError(f"a picture of the report could not be drawn: {failures.failed[0][:200]}")
     return pdf
+
+
+def _fitted(layout: Callable[[int], Any]) -> Any:
+    """A document laid out by `layout(tight)`, again tighter while its last page is nearly
+    empty (NEARLY_EMPTY), and the tighter layout kept only if it has fewer pages."""
+    document = layout(0)
+    for tight in range(1, TIGHTEST + 1):
+        if last_page_share(document) >= NEARLY_EMPTY:
+            break
+        tighter = layout(tight)
+        if len(tighter.pages) < len(document.pages):
+            document = tighter
+    return document
+
+
+# The reader's pages of a report with public pages, before them (the masthead and the board)
+# and after them (the hand and what happens next): one each but for a long hand or title.
+READER_PAGES = (1, 1)
+
+
+def _has_public_pages(context: dict[str, Any]) -> bool:
+    return (context.get("kind") not in (_content.FINAL, _content.NOTICE)
+            and presentation(str(context["game"].get("name", ""))).report_public_pages)
+
+
+def _with_public_pages(context: dict[str, Any], page_size: str, layout: Callable[..., Any],
+                       no_pictures: Callable[[str], Any]) -> Any:
+    """Page one, the public pages (the round's results with no reader's mark), then the
+    reader's last pages; the two parts are laid out apart, each with empty pages standing for
+    the other's so that the pages are numbered as one document.  The public part is laid
+    out once for the seats of a moment: it is taken again only for the very same HTML,
+    rendered from this reader's own context, so a seat's PDF shows exactly what its context
+    holds.  The public part fetches no picture; it never ends the report, so only the
+    reader's part is laid out again tighter (NEARLY_EMPTY)."""
+    def public_part(reader_pages: tuple[int, int]) -> Any:
+        html = _render(context, "pdf", page_size, part="public", reader_pages=reader_pages)
+        return _shared_layout(html, lambda: layout(html, no_pictures))
+
+    def reader_part(public_pages: int) -> Any:
+        return _fitted(lambda tight: layout(_render(context, "pdf", page_size, tight=tight, part="private",
+                                                    public_pages=public_pages)))
+
+    before, after = READER_PAGES
+    for _ in range(3):  # a guess that missed is corrected once, and the correction holds
+        public = public_part((before, after))
+        shared = len(public.pages) - before - after
+        private = reader_part(shared)
+        end = next(i for i, page in enumerate(private.pages) if "reader-end" in page.anchors)
+        if (end - shared, len(private.pages) - end) == (before, after):
+            return private.copy(private.pages[:before] + public.pages[before:before + shared] + private.pages[end:])
+        before, after = end - shared, len(private.pages) - end
+    raise RenderError("the report's pages could not be counted")  # pragma: no cover
+
+
+_SHARED = threading.local()
+SHARED_LAYOUTS = 2  # the public pages of a moment in A4 and in Letter
+
+
+def _shared_layout(html: str, layout: Callable[[], Any]) -> Any:
+    """The layout of the public pages `html`, kept for the next seat of the moment (per
+    thread, as WeasyPrint's fonts are, and only the last few: a laid-out document is large)."""
+    kept: OrderedDict[str, Any] | None = getattr(_SHARED, "layouts", None)
+    if kept is None:
+        kept = _SHARED.layouts = OrderedDict()
+    key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
+    document = kept[key] = layout()
+    while len(kept) > SHARED_LAYOUTS:
+        kept.popitem(last=False)
+    return document
+
+
+def forget_shared_layouts() -> None:
+    """Drop this thread's kept public pages (the bench measures from cold caches)."""
+    _SHARED.layouts = OrderedDict()
 
 
 def last_page_share(document: Any) -> float:

@@ -30,6 +30,7 @@ class Aztlan(Presentation):
     queued_kind = "turn"  # development turns, queued ahead for the age's development phase
     report_template = "games/aztlan/reports/age.html"
     notice_template = "games/aztlan/reports/notice.html"
+    report_public_pages = True  # the age's results, with no reader's mark, after the reader's pages
     rules_template = "games/aztlan/rules.html"
 
     def sentence(self, event: Mapping[str, Any], names: Mapping[str, str], state: State) -> str:
