@@ -18,7 +18,7 @@ def test_games_come_from_the_entry_point_group():
 
 
 def test_an_unknown_game_is_a_setup_error_naming_the_known_ones():
-    with pytest.raises(SetupError, match="unknown game 'chess'; known: aztlan"):
+    with pytest.raises(SetupError, match="unknown game 'chess'; known: azteca, aztlan, coatl"):
         engine.get_game("chess")
     with pytest.raises(SetupError, match="unknown game"):
         engine.get_game(["not", "a", "name"])
