@@ -376,6 +376,22 @@ def test_a_neighbour_whose_reserve_reaches_may_be_cousin(dice):
     assert state.legal(SEATS.index("toltecs"))["orders"] == ["cousin none", "cousin warrior"]
 
 
+def test_a_neighbour_with_an_empty_reserve_is_asked_as_cousin_too(dice):
+    """14.1: an army's counters stay face down on its owner's chart, so whether a Reserve is
+    empty is secret.  14.14's neighbour is asked whatever his Reserve holds (with nothing in it
+    he may only answer 'cousin none'): the other seats and spectators see the same game either way."""
+    def attack(reserve: tuple[int, int]) -> AztecaState:
+        state = turn(board({"chichimecs": {"A": ("coyoacan", 2, 0)}}, {"coyoacan": "chichimecs", "xochimilco": "toltecs"},
+                           reserve={"toltecs": reserve}), "chichimecs")
+        order(state, "chichimecs", "move A tizapan")
+        return state
+    empty, full = attack((0, 0)), attack((1, 0))
+    assert empty.owed == full.owed == {SEATS.index("toltecs"): "cousin"}
+    for reader in ("aztecs", "chichimecs", "tepanecs", None):
+        assert empty.view(reader) == full.view(reader)
+    assert empty.legal(SEATS.index("toltecs"))["orders"] == ["cousin none"]
+
+
 def test_the_attackers_spy_cancels_the_mobilisation_roll(dice):
     """14.13: "A pochteca in Espionage mission cancels the mobilization roll." pbem: the attacker's
     own spy on the attacked territory."""
