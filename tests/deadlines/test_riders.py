@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.models import Game
 from pbem.services import play
+from pbem.testing import first_legal_order
 from deadline_helpers import decisions, fresh, make_game
 
 
@@ -19,13 +20,8 @@ def azteca_with_deals(session, ana) -> Game:
         assert owed, "the game waits for Ana"
         if "deal" in owed[0]["options"]:
             return game
-        play.submit_for_user(session, game.id, ana, first_legal(owed[0]), channel="api")
+        play.submit_for_user(session, game.id, ana, first_legal_order(owed[0], "azteca"), channel="api")
     raise AssertionError("Ana was never asked in a game turn")
-
-
-def first_legal(decision) -> str:
-    from pbem.testing import first_legal_order
-    return first_legal_order(decision, "azteca")
 
 
 def test_a_private_offer_and_its_withdrawal_leave_the_deadline_where_it_was(session, ana):
