@@ -233,11 +233,13 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.applied.append((s, order))
         handler(s, order)
         self._advance()
-        self.asked_line = len(self.applied)
+        if not isinstance(order, Reorganise):  # a reorganisation rides with the move still owed
+            self.asked_line = len(self.applied)
 
     def decision_line(self) -> int:
-        """engine.core's optional `decision_line`: card plays and deals ride with the decision
-        owed without asking a new one, so they leave the deadline alone (they are secret)."""
+        """engine.core's optional `decision_line`: card plays, deals and reorganisations ride
+        with the decision owed without asking a new one, so they leave the deadline alone (they
+        may be secret: a play waiting, an offer, a reorganisation kept for the move)."""
         return self.asked_line
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:

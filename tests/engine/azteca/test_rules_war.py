@@ -466,6 +466,21 @@ def test_a_kept_reorganisation_lapses_when_the_player_passes():
     assert mine and not events(state, "my-reorganise-dropped")
 
 
+def test_a_reorganisation_kept_for_the_move_asks_no_new_question():
+    """14.5 and 14.1 (counters face down): a reorganisation kept for the move is secret, and the
+    seat still owes its move: the question stays the one asked (`decision_line`, which the
+    service's deadline follows), so a deadline every reader sees does not tell that it was
+    given, nor can a seat push its deadline back with reorganisation after reorganisation."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs"}), "toltecs")
+    asked = state.decision_line()
+    order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+    order(state, "toltecs", "reorganise A 1w 1j, B 2w")
+    assert state.decision_line() == asked and state.owed == {SEATS.index("toltecs"): "march"}
+    order(state, "toltecs", "pass")
+    assert state.decision_line() == len(state.order_log())
+
+
 def test_an_army_emptied_on_the_way_is_destroyed_where_it_meets():
     """14.5: "An army that crosses its capital or a territory containing an army of his color can
     be reorganized." and "A player that empties voluntarily his army when reorganizing
