@@ -283,6 +283,11 @@ class State(Protocol):
     def result(self) -> Result: ...
     def view(self, seat: str | None) -> dict[str, Any]: ...
     def order_log(self) -> list[str]: ...
+    # Optional (`decision_line` below reads it with a default): the order log's length when
+    # the question owed now was asked.  Orders that ride with a decision without answering it
+    # (Azteca's card plays and deals) leave it where it was: they are secret, so they must not
+    # restart the deadline every reader sees (docs/deadlines.md).
+    # def decision_line(self) -> int: ...
     def milestones(self) -> list[Milestone]: ...
     def scores_by_round(self) -> list[dict[str, Any]]: ...
     def clone(self) -> "State": ...
@@ -387,6 +392,13 @@ def forced_order(game: Game, state: State, seat: str) -> str | None:
     answer (`Game.forced_order`, optional: a game without it answers nothing itself)."""
     method = getattr(game, "forced_order", None)
     return method(state, seat) if method is not None else None
+
+
+def decision_line(state: State) -> int:
+    """The order log's length when the question owed now was asked (`State.decision_line`,
+    optional: by default every order asks a new question)."""
+    method = getattr(state, "decision_line", None)
+    return method() if method is not None else len(state.order_log())
 
 
 def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:

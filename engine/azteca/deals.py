@@ -145,9 +145,8 @@ class Deals:
         if secret is not None and offer.giver not in self.owed:
             raise IllegalOrderError(f"{self.seats[offer.giver]} owes no {secret} answer now (given, or not asked): "
                                     f"a deal waits until the secret answers are revealed")
-        short = self._short(offer.giver, offer.give)
-        if short:
-            raise IllegalOrderError(f"{self.seats[offer.giver]} no longer holds what the offer gives ({short})")
+        if self._short(offer.giver, offer.give):  # which card is gone is not said: it may have gone in another deal
+            raise IllegalOrderError(f"{self.seats[offer.giver]} no longer holds what the offer gives")
         short = self._short(offer.to, offer.take)
         if short:
             raise IllegalOrderError(f"you cannot give what the offer asks: {short}")

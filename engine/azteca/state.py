@@ -148,6 +148,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.events: list[dict[str, Any]] = []
         self.audiences: list[int] = []
         self.applied: list[tuple[int, Order]] = []
+        self.asked_line = 0  # the order log's length when the questions owed now were asked
         self.completed: list[Milestone] = []
         self.scores: list[dict[str, Any]] = []
         self.final: Result | None = None
@@ -205,9 +206,12 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
             raise NotYourDecisionError(self._not_asked())
         if isinstance(order, Play):  # beside the decision owed, never its answer (engine/azteca/cards.py)
             self.check_play(s, order)
+            owed = dict(self.owed)
             self.applied.append((s, order))
             self._give_play(s, order)
             self._advance()
+            if self.owed != owed:  # a card played at once changed what is asked (a storm's attacks)
+                self.asked_line = len(self.applied)
             return
         if isinstance(order, DEAL_ORDERS):  # beside the decision owed too (engine/azteca/deals.py)
             self.check_deal(s, order)
@@ -229,6 +233,14 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         self.applied.append((s, order))
         handler(s, order)
         self._advance()
+        if not isinstance(order, Reorganise):  # a reorganisation rides with the move still owed
+            self.asked_line = len(self.applied)
+
+    def decision_line(self) -> int:
+        """engine.core's optional `decision_line`: card plays, deals and reorganisations ride
+        with the decision owed without asking a new one, so they leave the deadline alone (they
+        may be secret: a play waiting, an offer, a reorganisation kept for the move)."""
+        return self.asked_line
 
     def submit(self, seat: str, orders: Sequence[Order]) -> list[Order]:
         """Check the whole submission on a copy first; return the orders left for a later turn."""

@@ -299,10 +299,11 @@ class FlowerWar:
 
     def cousins(self, attacker: int, at: str) -> list[int]:
         """14.14: a player with a territory adjacent to the attacked neutral, connected to his
-        capital, may send 1 counter of his Reserve; in turn order."""
+        capital, may send 1 counter of his Reserve; in turn order.  Asked whatever his Reserve
+        holds: whether it is empty is secret (14.1), so an empty one answers 'cousin none'."""
         found = []
         for c in self.turn_order():
-            if c == attacker or not sum(self.people[c].chart[RESERVE_BOX]):
+            if c == attacker:
                 continue
             mine = [t for t in self.geo.neighbours(at, self.dikes) if self.owner.get(t) == c]
             if any(self.reserve_reaches(c, t) for t in mine):

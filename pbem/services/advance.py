@@ -39,7 +39,7 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from engine import get_game
-from engine.core import GameState, OrderError, forced_order
+from engine.core import GameState, OrderError, decision_line, forced_order
 from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
@@ -134,7 +134,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     window = timedelta(seconds=settle_seconds(game.deadline_policy) if settle else 0)
     clock = at or now()
     # When the question owed now was asked: the decision the game already waited for, or this moment.
-    asked_at = game.decision_at if game.decision_seq == before and game.decision_at is not None else clock
+    asked_at = game.decision_at if game.decision_seq == decision_line(state) and game.decision_at is not None else clock
     run = _Run(state, game.setup.get("seed"), seats, queue, window, _queued_turns(game), before,
                game_id=game.id, clock=clock, asked_at=asked_at)
     run.play()
@@ -231,6 +231,7 @@ class _Run:
         self.game_id = game_id
         self.clock = clock or now()  # this advance's time: the start of any question it asks
         self.asked_at = asked_at or self.clock  # when the question owed now was asked
+        self.asked_line = decision_line(state)  # the order log's length then (engine.core)
         self.forced: list[PendingOrder] = []  # forced answers filed in this run
         self.forced_tried: set[tuple[str, int]] = set()  # (seat, log length): filed once per question
         self.settle_until: datetime | None = None
@@ -256,8 +257,8 @@ class _Run:
         """Mark the order-log lines just applied (`lines` if known: one per `apply`)."""
         count = self.logged + lines if lines is not None else len(self.state.order_log())
         self.by.update((i, by) for i in range(self.logged, count))
-        if count != self.logged:
-            self.asked_at = self.clock  # the next question is asked now
+        if decision_line(self.state) != self.asked_line:  # orders riding with a decision ask nothing new
+            self.asked_at, self.asked_line = self.clock, decision_line(self.state)
         self.logged = count
 
     def play(self) -> None:

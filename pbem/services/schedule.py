@@ -31,7 +31,7 @@ from typing import Collection, Iterable
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session
 
-from engine.core import GameState
+from engine.core import GameState, decision_line
 from pbem.models import Game, PendingOrder, Seat, Vacation
 from pbem.services.clock import clock_now, reserve_of, settle
 from pbem.services.policy import Clock, policy_of
@@ -163,7 +163,7 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
     if game.status != Game.ACTIVE or state is None or state.is_over():
         game.deadline_at = None
         return before != (game.deadline_at, game.decision_seq)
-    seq = len(state.order_log())
+    seq = decision_line(state)  # orders riding with the decision owed (secret) start no new one
     clock = policy_of(game).clock
     if game.decision_seq != seq:  # a new decision
         if clock is not None:

@@ -49,6 +49,7 @@ from pbem.services import play
 from pbem.services.kinds import decision_kinds
 from pbem.services.state import player_names
 from conformance_tables import Table, make_people, same_answer, same_page, seat_table
+from test_engine_conformance import other_options
 from service_helpers import decision_forms
 
 GAMES = engine.games()
@@ -58,6 +59,12 @@ COMMANDS = "STATUS\nBOARD\nHAND\nHISTORY\nHELP"
 COUNTS = [pytest.param(name, count, id=f"{name}-{count}p")
           for name, game in GAMES.items() for count in sorted({game.min_players, game.max_players})]
 EACH_GAME = [pytest.param(name, id=name) for name in GAMES]
+# The report twins also with every option away from its default (as the engine half's
+# "other-options" games), at the most players: options may open secrets of their own (Azteca's
+# deals between two seats).
+TWIN_COUNTS = [pytest.param(*param.values, "defaults", id=param.id) for param in COUNTS]
+TWIN_COUNTS += [pytest.param(name, game.max_players, "other-options", id=f"{name}-{game.max_players}p-other-options")
+                for name, game in GAMES.items() if game.options]
 
 
 def bots_for(rules: Rules, count: int) -> tuple[str, ...]:
@@ -282,13 +289,16 @@ LINKS = {"game": "https://pbem.example/games/9", "orders": "https://pbem.example
 
 
 @cache
-def recorded(name: str, count: int) -> dict[str, Any]:
-    """A whole bot game of `name` as a record, its players named."""
+def recorded(name: str, count: int, variant: str = "defaults") -> dict[str, Any]:
+    """A whole bot game of `name` as a record, its players named (`variant` "other-options":
+    every option away from its default)."""
     rules = GAMES[name]
-    seed = f"service-conformance:{count}"
+    seed = f"service-conformance:{count}" + ("" if variant == "defaults" else f":{variant}")
     record = {"game": name, "seed": seed,
               "players": [{"seat": seat, "name": f"Player {n} <{seat}>"}
                           for n, seat in enumerate(rules.seating(seed, count), start=1)]}
+    if variant == "other-options":
+        record["options"] = other_options(rules)
     state = play_out(rules.new_game(record), [rules.make_bot("random", f"{seed}:{s}") for s in range(count)])
     return {**record, "orders": state.order_log()}
 
@@ -379,12 +389,12 @@ def two_choices(rules: Rules, state: State, s: int, seed: str) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("name, count", COUNTS)
-def test_no_report_or_notice_shows_a_seat_another_seats_secret(name, count):
+@pytest.mark.parametrize("name, count, variant", TWIN_COUNTS)
+def test_no_report_or_notice_shows_a_seat_another_seats_secret(name, count, variant):
     """Twin records, in which one seat chose differently while others still owed their
     secret choices, give every other seat the same reports, notices and next step."""
     rules = GAMES[name]
-    record = recorded(name, count)
+    record = recorded(name, count, variant)
     moments = twin_moments(record)
     assert moments, "the game never asked a secret choice of several seats at once"
     compared = 0

@@ -201,6 +201,19 @@ def test_an_acceptance_is_refused_when_the_giver_spent_what_he_offered():
     assert state.people[1].tributes == 8
 
 
+def test_a_refused_acceptance_does_not_name_the_card_the_giver_no_longer_holds():
+    """pbem reading: the cards an accepted deal moves are seen by its two parties only.  The
+    Aztecs offer the Toltecs Tlaloc and Raid, then sell Raid to the Chichimecs: the Toltecs'
+    acceptance is refused without saying which card is gone (the Chichimecs' deal stays theirs)."""
+    state = to_phase(to_phase(new_game(options=BOTH), "purchase"), "cards")
+    hold(state, "aztecs", "tlaloc", "raid")
+    order(state, "aztecs", "offer toltecs card tlaloc, card raid; offer chichimecs card raid")
+    order(state, "chichimecs", "accept aztecs 1")
+    with pytest.raises(IllegalOrderError, match="no longer holds") as refused:
+        order(state, "toltecs", "accept aztecs 1")
+    assert "raid" not in str(refused.value) and "tlaloc" not in str(refused.value)
+
+
 def test_deals_are_refused_with_the_options_off():
     """18.0 names the Big Deal an optional rule: without it no deal is taken."""
     state = purchases({})

@@ -376,6 +376,22 @@ def test_a_neighbour_whose_reserve_reaches_may_be_cousin(dice):
     assert state.legal(SEATS.index("toltecs"))["orders"] == ["cousin none", "cousin warrior"]
 
 
+def test_a_neighbour_with_an_empty_reserve_is_asked_as_cousin_too(dice):
+    """14.1: an army's counters stay face down on its owner's chart, so whether a Reserve is
+    empty is secret.  14.14's neighbour is asked whatever his Reserve holds (with nothing in it
+    he may only answer 'cousin none'): the other seats and spectators see the same game either way."""
+    def attack(reserve: tuple[int, int]) -> AztecaState:
+        state = turn(board({"chichimecs": {"A": ("coyoacan", 2, 0)}}, {"coyoacan": "chichimecs", "xochimilco": "toltecs"},
+                           reserve={"toltecs": reserve}), "chichimecs")
+        order(state, "chichimecs", "move A tizapan")
+        return state
+    empty, full = attack((0, 0)), attack((1, 0))
+    assert empty.owed == full.owed == {SEATS.index("toltecs"): "cousin"}
+    for reader in ("aztecs", "chichimecs", "tepanecs", None):
+        assert empty.view(reader) == full.view(reader)
+    assert empty.legal(SEATS.index("toltecs"))["orders"] == ["cousin none"]
+
+
 def test_the_attackers_spy_cancels_the_mobilisation_roll(dice):
     """14.13: "A pochteca in Espionage mission cancels the mobilization roll." pbem: the attacker's
     own spy on the attacked territory."""
@@ -448,6 +464,21 @@ def test_a_kept_reorganisation_lapses_when_the_player_passes():
     assert state.people[SEATS.index("toltecs")].chart["B"] == [1, 1]
     mine = [e for e in state.view("toltecs")["events"] if e["type"] == "my-reorganise-dropped"]
     assert mine and not events(state, "my-reorganise-dropped")
+
+
+def test_a_reorganisation_kept_for_the_move_asks_no_new_question():
+    """14.5 and 14.1 (counters face down): a reorganisation kept for the move is secret, and the
+    seat still owes its move: the question stays the one asked (`decision_line`, which the
+    service's deadline follows), so a deadline every reader sees does not tell that it was
+    given, nor can a seat push its deadline back with reorganisation after reorganisation."""
+    state = turn(board({"toltecs": {"A": ("colhuacan", 2, 0), "B": ("xochimilco", 1, 1)}},
+                       {"xochimilco": "toltecs"}), "toltecs")
+    asked = state.decision_line()
+    order(state, "toltecs", "reorganise A 2w 1j, B 1w")
+    order(state, "toltecs", "reorganise A 1w 1j, B 2w")
+    assert state.decision_line() == asked and state.owed == {SEATS.index("toltecs"): "march"}
+    order(state, "toltecs", "pass")
+    assert state.decision_line() == len(state.order_log())
 
 
 def test_an_army_emptied_on_the_way_is_destroyed_where_it_meets():
