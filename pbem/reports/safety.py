@@ -169,6 +169,10 @@ class _Alarm:
         self.seconds = seconds
         self.armed = False
         self.expired = False
+        self.collecting = False  # inside a collection: weak references' callbacks and finalisers run there
+
+    def _collection(self, phase: str, info: Any) -> None:
+        self.collecting = phase == "start"
 
     def error(self) -> RenderTimeout:
         return RenderTimeout(f"rendering took longer than {self.seconds:g} s")
@@ -176,13 +180,16 @@ class _Alarm:
     def _ring(self, signum: int, frame: Any) -> None:
         if self.armed:
             self.expired = True
-            if frame is None or not _in_cleanup(frame):
+            if frame is None or not (self.collecting or _in_cleanup(frame)):
                 raise self.error()
 
     def start(self, previous_left: float, previous_interval: float) -> Callable[[], None]:
         """Arm the alarm; returns what disarms it and gives back an earlier timer."""
         old_handler = signal.signal(signal.SIGALRM, self._ring)
         started = time.monotonic()
+        # First of the collector's callbacks, so the flag is up before any other runs (CI saw a
+        # ring land in a weak reference's callback of SQLAlchemy's during a collection).
+        gc.callbacks.insert(0, self._collection)
         self.armed = True
         signal.setitimer(signal.ITIMER_REAL, self.seconds, REPEAT_SECONDS)
 
@@ -195,6 +202,8 @@ class _Alarm:
                 except RenderTimeout:
                     continue
             signal.signal(signal.SIGALRM, old_handler)
+            if self._collection in gc.callbacks:
+                gc.callbacks.remove(self._collection)
             if previous_left:  # give back the rest of an earlier, longer timer
                 left = previous_left - (time.monotonic() - started)
                 signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), previous_interval)
