@@ -64,7 +64,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def sign_in(page: Any, server: str, address: str) -> None:
-    """Ask for a sign-in link, open it from the development outbox, confirm."""
+    """Ask for a sign-in link, open it from the development outbox, confirm; end on a blank page."""
     page.goto(f"{server}/signin")
     page.fill("input[name=email]", address)
     page.click("button[type=submit]")
@@ -74,6 +74,9 @@ def sign_in(page: Any, server: str, address: str) -> None:
     page.goto(link)
     page.click("#confirm")
     page.wait_for_url(f"{server}/")
+    # Leave the live lobby: a game made next would reload it, and that reload can cut short
+    # the test's next navigation ("interrupted by another navigation").
+    page.goto("about:blank")
 
 
 def open_new_game(page: Any, served: tuple[Flask, str], address: str, start: Any) -> int:
