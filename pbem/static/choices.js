@@ -5,8 +5,9 @@
 // - A select with data-follows="<field>" and data-choices-by='{"<value>": [choices...]}'
 //   offers the choices of the value chosen in <field>; with none chosen, those of every value
 //   <field> offers (as the page does without this script, for the values it came with).
-// The board outlines the choice being made: the values <field> offers until one is chosen,
-// then the choices that follow from it; choosing one arms the map for the next choice.
+// The board outlines the choice being made: the values <field> offers until one is chosen
+// (if they are places on the board; else every choice that may follow), then the choices
+// that follow from it; choosing one arms the map for the next choice.
 (function () {
   "use strict";
   // The board's outlines (a halo path, then the line, for each highlighted part) are drawn
@@ -23,6 +24,7 @@
     });
     ids.forEach(function (id) {
       var shape = board.querySelector("[data-territory='" + id + "']");
+      if (shape && !shape.hasAttribute("d")) shape = shape.querySelector("path[d]");  // a region drawn as a group
       if (!shape) return;
       Array.prototype.forEach.call(model.children, function (part, i) {
         var drawn = part.cloneNode(false);
@@ -53,6 +55,10 @@
     return ids.filter(function (id, i) { return ids.indexOf(id) === i; });
   }
 
+  function onMap(ids) {
+    return !!board && ids.some(function (id) { return board.querySelector("[data-territory='" + id + "']"); });
+  }
+
   function byNumber(a, b) { return (Number(a) || 0) - (Number(b) || 0); }
 
   document.querySelectorAll("select[data-follows][data-choices-by]").forEach(function (select) {
@@ -80,7 +86,8 @@
       var ends = [];
       origins.forEach(function (id) { ends = ends.concat((by[id] || []).map(String)); });
       offer(select, blank, unique(ends).sort(byNumber), labels);
-      outline(leader.value ? values(select) : origins);
+      // A leader that is not a place (an army) outlines where its choices can go.
+      outline(leader.value || !onMap(origins) ? values(select) : origins);
       if (leader.value) {
         var arm = form.querySelector("input[name='map_target'][value='" + select.name + "']");
         if (arm) arm.checked = true;

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser_support import (ARTIFACTS, answer_shown, browser, open_new_game, page, served, server,  # noqa: F401
-                             sideways_scroll)
+                             sideways_scroll, sign_in)
 from engine.azteca import GAME
 from pbem.extensions import db
 from pbem.models import Game
@@ -28,6 +28,8 @@ SEED = 5
 ADDRESS = "ana@example.com"
 FORM = "form.decision"
 ON_THE_MAP = {"shore", "territory", "to"}  # fields filled by a click on the map
+OUTLINED = """() => [...document.querySelectorAll('#board [data-highlight]')]
+  .map(e => e.getAttribute('data-highlight')).sort()"""
 
 
 def start_game(app: Any, base: str) -> int:
@@ -134,3 +136,46 @@ def test_a_whole_game_turn_of_azteca_played_through_the_forms(served, page):
     assert checked_card and card_played
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-azteca-turn-2.png"), full_page=True)
+
+
+def _march_with_armies_apart(app: Any) -> tuple[int, dict[str, list[str]]]:
+    """A game where Ana owes an army move and her armies can reach different places, reached
+    by playing her earlier decisions through the service as a person would."""
+    from service_helpers import make_game, make_user, owed
+    from test_forced_answers import person_answer
+    from pbem.services import play
+    with app.app_context():
+        session = db.session()
+        ana = make_user(session, ADDRESS, "Ana")
+        game = make_game(session, ana, game="azteca", players=4, bots=("heuristic",) * 3, seed=SEED)
+        for _ in range(300):
+            decision = owed(session, game, ana)
+            moves = decision["options"].get("moves") or {} if decision and decision["kind"] == "march" else {}
+            if len({tuple(sorted(ends)) for ends in moves.values() if ends}) > 1:
+                return game.id, moves
+            play.submit_for_user(session, game.id, ana, person_answer(session, session.get(Game, game.id), ana),
+                                 channel="api")
+    raise AssertionError("Ana's armies never stood apart")
+
+
+def test_the_map_outlines_where_any_army_may_go_then_where_the_chosen_one_may(served, browser):
+    """Issue 17, "legal options only", for Azteca's army move: until an army is chosen the map
+    outlines every place an army of Ana's may reach (the API's moves); once one is chosen, only
+    that army's, which are also all the "goes to" list offers.  At desktop size and at 360 px."""
+    app, server = served
+    game_id, moves = _march_with_armies_apart(app)
+    every = sorted({place for ends in moves.values() for place in ends})
+    army = min((letter for letter, ends in moves.items() if ends), key=lambda letter: len(moves[letter]))
+    for width, height in ((1280, 900), (360, 740)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.set_default_timeout(30_000)
+        sign_in(page, server, ADDRESS)
+        page.goto(f"{server}/games/{game_id}")
+        page.wait_for_selector(f"{FORM}[data-kind=march]")
+        assert page.evaluate(OUTLINED) == every, width
+        page.select_option(f'{FORM} select[name="army"]', army)
+        assert page.evaluate(OUTLINED) == sorted(moves[army]) != every, width
+        offered = page.eval_on_selector_all(f'{FORM} select[name="to"] option', "os => os.map(o => o.value)")
+        assert offered == ["", *sorted(moves[army])], width
+        assert sideways_scroll(page) == 0
+        page.context.close()

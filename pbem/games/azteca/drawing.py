@@ -422,10 +422,15 @@ def board_svg(view: Mapping[str, Any], names: Mapping[str, str] | None = None, *
         out.append(_region(p, geo, region, owners.get(region.key, ""), pieces.get(region.key, ()),
                            region.key in pick))
     out.append(_dikes(geo, _built_dikes(view, geo)))
-    outline = "".join(f'<path d="{_path(geo.shape(k).points)}" fill="none" stroke="{HIGHLIGHT}" stroke-width="6" '
-                      f'data-highlight="{_esc(k)}"/>' for k in sorted(marked))
-    if outline:
-        out.append(f'<g pointer-events="none">{outline}</g>')
+    def highlight(d: str, key: str | None) -> str:
+        mark = "" if key is None else f' data-highlight="{_esc(key)}"'
+        return f'<path d="{d}" fill="none" stroke="{HIGHLIGHT}" stroke-width="6"{mark}/>'
+
+    outline = "".join(highlight(_path(geo.shape(k).points), k) for k in sorted(marked))
+    if outline or pick:  # a page's script (pbem/static/choices.js) outlines the choice being made here
+        out.append(f'<g pointer-events="none" data-outlines="">{outline}</g>')
+    if pick:  # ... like this hidden model
+        out.append(f'<g display="none" data-outline-model="">{highlight("M0 0", None)}</g>')
     out.append('<g pointer-events="none">')
     for region in ordered:
         if region.is_lake:
