@@ -22,7 +22,7 @@ from pbem.services.errors import NotFound, StaleGame
 
 def lock_game(session: Session, game_id: int, *, people: bool = False, pending: bool = False,
               queued: bool = False) -> Game:
-    """The game, locked for this transaction, read once with its seats (one statement).
+    """The game, locked for this transaction, then read once with its seats (two statements).
     `people`: also each seat's person (with the end of their last vacation), their
     addresses and the seat's reply token (an advance mails them), the seats' rows locked too; `pending`: its pending orders
     (`Game.pending_orders`); `queued`: its turns queued ahead (`Game.queued_turns`)."""
@@ -31,11 +31,20 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
         # lock now, so concurrent writers queue here instead of failing at commit.
         session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
                         .execution_options(synchronize_session=False))
+    elif session.execute(_LOCK, {"game_id": game_id}).first() is None:
+        raise NotFound(f"there is no game {game_id}")
+    # Read once the lock is ours, in a statement of its own: a SELECT ... FOR UPDATE that
+    # waited re-reads only the rows it locks, and takes the rows it joins (pending orders,
+    # queued turns) from before the wait: orders another advance applied and deleted
+    # meanwhile would be read, and applied again (tests/service/test_lock_reads.py).
     query = _lock_query(people, pending, queued, False)
     game = session.scalars(query, {"game_id": game_id}).unique().one_or_none()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
+
+
+_LOCK = select(Game.id).where(Game.id == bindparam("game_id")).with_for_update()
 
 
 @cache

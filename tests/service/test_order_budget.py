@@ -29,14 +29,15 @@ from pbem.services import accounts, lobby, play
 from pbem.testing import first_legal_order
 from service_helpers import make_user
 
-# The most an order costs: the token; the game locked and read with its seats and pending
-# orders; the order; then the advance: the game locked and read again with everything it
+# The most an order costs: the token; the game locked, then read with its seats and pending
+# orders (after the lock: tests/service/test_lock_reads.py); the order; then the advance: the
+# game locked, then read again with everything it
 # works on (seats, people with their last vacation's end, reply tokens, pending and queued
 # orders), the vacations that stretch a deadline (only if one ends after the decision began), one UPDATE of the game (version, decision, deadline), the order log,
 # the orders applied, the seats, and the turn mails of every seat that newly owes a decision
 # (two INSERTs however many); the game's last order asks for its final report, result mails
 # and league instead of vacations.
-STATEMENTS = 13
+STATEMENTS = 15
 EARLY = 10  # the first orders of a game; the late ones are its last EARLY orders
 
 
