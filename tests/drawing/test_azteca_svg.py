@@ -120,3 +120,35 @@ def test_the_engines_pochtecas_on_missions_and_spies_are_drawn_where_they_stand(
     root = parse(board_svg({**FOUR, "seats": [seat]}))
     assert sorted(t for t in titles(root, "piece") if "pochteca" in t) == [
         "Toltecs pochteca 1", "Toltecs pochteca A", "Toltecs pochteca C"]
+
+
+def test_the_flower_wars_catastrophes_reinforcements_and_lent_boats_are_drawn():
+    """A natural catastrophe's region (on land or a lake zone) carries a warning sign; the
+    Reinforcements troops that stayed stand where they are, in their people's colour, with their
+    counts; leave to use boats is written in the lake zone it is for; the legend explains the
+    new marks only when there are some."""
+    view = {**FOUR, "war": {"catastrophes": ["chalco", "lake-2"],
+                            "reinforcements": {"coyoacan": {"toltecs": [2, 1]}}},
+            "boat_loans": [{"lender": "chichimecs", "borrower": "aztecs", "zone": "lake-3"}]}
+    root = parse(board_svg(view))
+    assert len(titles(root, "catastrophe")) == 2
+    assert titles(root, "reinforcements") == ["Reinforcements of the Toltecs: 2 warrior(s), 1 jaguar(s)"]
+    assert titles(root, "loan") == ["Chichimecs boats lent to the Aztecs in zone 3"]
+    legend = "".join(root.itertext())
+    assert "natural catastrophe" in legend and "Reinforcements that stayed" in legend
+    plain = parse(board_svg(FOUR))
+    assert titles(plain, "catastrophe") == titles(plain, "reinforcements") == titles(plain, "loan") == []
+    assert "Reinforcements that stayed" not in "".join(plain.itertext())
+
+
+def test_the_war_marks_of_a_real_games_view_are_drawn():
+    """The engine's own view (engine/azteca/views.py) gives the war's marks in the shape the
+    drawing reads: a state with a catastrophe and Reinforcements staying, as the cards leave them."""
+    from engine.azteca import GAME
+    from engine.azteca.battle import Force
+    state = GAME.new_game({"game": "azteca", "seed": 3, "players": GAME.seating(3, 4)})
+    state.catastrophes.add("chalco")
+    state.garrisons["coyoacan"] = {"toltecs": Force(2, 1)}
+    root = parse(board_svg(state.view(None)))
+    assert len(titles(root, "catastrophe")) == 1
+    assert titles(root, "reinforcements") == ["Reinforcements of the Toltecs: 2 warrior(s), 1 jaguar(s)"]

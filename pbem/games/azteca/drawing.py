@@ -3,8 +3,9 @@
 The Valley of Mexico of engine/azteca/data/map.json (territories by terrain, the four lake zones,
 the dike junctions), then what the view shows on it: each territory's owner (a tint and a city
 marker, "1" once assimilated), the population markers (face down: "?"), every people's generals
-A, B and C, pochtecas, boats in the lake zones and harbours, lake control, the dikes built, and
-the gods' pyramid over Tula's corner (the valley of Tula "continues under the pyramid", 4.0):
+A, B and C, pochtecas, boats in the lake zones and harbours, lake control, boats lent (Pirogue
+Express), the dikes built, the Flower War's natural catastrophes and Reinforcements that stayed,
+and the gods' pyramid over Tula's corner (the valley of Tula "continues under the pyramid", 4.0):
 Quetzalcoatl climbing five steps on the left stairway, Tezcatlipoca coming down four on the right.
 
 Colours are Okabe-Ito, safe for colour-blind readers, and every people also has its own shape
@@ -36,6 +37,7 @@ INK, HALO, FAINT = "#3b2f22", "#fffaf0", "#9c8a6c"
 HIGHLIGHT = "#7b1fa2"
 DIKE = "#7a5230"
 GOLD, NIGHT = "#c9a227", "#1a1a1a"
+CATASTROPHE = "#f0e442"  # Okabe-Ito yellow, a warning sign
 SANS = "'Helvetica Neue', Helvetica, Arial, 'DejaVu Sans', sans-serif"
 
 QUETZALCOATL_STEPS = 5  # 15.1: "Quetzalcoatl must climb 5 steps."
@@ -98,6 +100,46 @@ def _boat(x: float, y: float, people: str, count: int, tip: str, cls: str = "boa
     return (f'<g class="{cls}"><title>{_esc(tip)}</title>{hull}'
             + _mark(x + 31, y + 1, people, size=12)
             + _text(x + 15, y + 4, f"{count}", size=11, weight="bold", halo=True) + "</g>")
+
+
+def _catastrophe(tip: str = "natural catastrophe: no Reserve, cousin or retreat chain passes here this turn",
+                 cls: str = "catastrophe") -> str:
+    """A warning sign: the region a Natural Catastrophe struck (14.6)."""
+    return (f'<g class="{cls}"><title>{_esc(tip)}</title>'
+            f'<polygon points="10,1 19.5,18.5 0.5,18.5" fill="{CATASTROPHE}" stroke="{NIGHT}" stroke-width="1.2"/>'
+            + _text(10, 16.5, "!", size=12, weight="bold", fill=NIGHT) + "</g>")
+
+
+def _war_marks(view: Mapping[str, Any], geo: Geography) -> dict[str, list[tuple[str, float]]]:
+    """region key -> the Flower War's public marks there (drawing at the origin, width): the
+    natural catastrophe that struck it, the Reinforcements troops that stayed (card plays)."""
+    war = view.get("war") if isinstance(view.get("war"), Mapping) else {}
+    marks: dict[str, list[tuple[str, float]]] = {}
+    for where in war.get("catastrophes") or ():
+        if where in geo.regions:
+            marks.setdefault(where, []).append((_catastrophe(), PIECE))
+    staying = war.get("reinforcements")
+    for where, by_seat in sorted(staying.items() if isinstance(staying, Mapping) else ()):
+        if where not in geo.regions or not isinstance(by_seat, Mapping):
+            continue
+        for seat, troops in sorted(by_seat.items()):
+            people = _people_of(seat)
+            warriors, jaguars = (list(troops) + [0, 0])[:2] if isinstance(troops, (list, tuple)) else (0, 0)
+            tip = f"Reinforcements of the {people.capitalize() or seat}: {warriors} warrior(s), {jaguars} jaguar(s)"
+            marks.setdefault(where, []).append((_mark(0, 0, people, "+", tip=tip, cls="reinforcements"), PIECE))
+    return marks
+
+
+def _loans_by_zone(view: Mapping[str, Any], geo: Geography) -> dict[str, list[tuple[str, str]]]:
+    """lake zone key -> (lender, borrower) peoples: leave to use boats there (Pirogue Express)."""
+    zones: dict[str, list[tuple[str, str]]] = {}
+    for loan in view.get("boat_loans") or ():
+        if isinstance(loan, Mapping):
+            zone = str(loan.get("zone"))
+            key = zone if zone in geo.regions else f"lake-{zone}"
+            if key in geo.regions and geo.regions[key].is_lake:
+                zones.setdefault(key, []).append((_people_of(loan.get("lender")), _people_of(loan.get("borrower"))))
+    return zones
 
 
 def _patterns(p: str) -> str:
@@ -203,7 +245,7 @@ def _region(p: str, geo: Geography, region: Region, owner: str, pieces: Sequence
 
 
 def _labels_and_pieces(geo: Geography, region: Region, view: Mapping[str, Any], owner: str,
-                       pieces: Sequence[tuple[str, str, str]]) -> str:
+                       pieces: Sequence[tuple[str, str, str]], marks: Sequence[tuple[str, float]] = ()) -> str:
     x, y = geo.shape(region.key).label
     out = [_text(x, y - 8, region.number, size=12, weight="bold", halo=True),
            _text(x, y + 5, region.name, size=11.5, halo=True)]
@@ -229,7 +271,7 @@ def _labels_and_pieces(geo: Geography, region: Region, view: Mapping[str, Any], 
                               tip=f"{people.capitalize()} pochteca {text}"), 15))
         else:
             row.append((_boat(0, 2, people, int(text), f"{text} {people.capitalize()} boat(s) in harbour"), 44))
-    return "".join(out) + _place_row(row, x, y + 12)
+    return "".join(out) + _place_row([*row, *marks], x, y + 12)
 
 
 def _place_row(items: Sequence[tuple[str, float]], x: float, y: float, room: float = 110) -> str:
@@ -256,7 +298,8 @@ def _pyramid(people: str) -> str:
             f'<title>pyramid of the {_esc(people.capitalize())}</title>{steps}</g>')
 
 
-def _lake_label(geo: Geography, zone: Region, boats: Sequence[tuple[str, int]], holder: str) -> str:
+def _lake_label(geo: Geography, zone: Region, boats: Sequence[tuple[str, int]], holder: str,
+                loans: Sequence[tuple[str, str]] = (), marks: Sequence[tuple[str, float]] = ()) -> str:
     x, y = geo.shape(zone.key).label
     out = [_text(x, y - 6, f"Zone {zone.number}", size=13, weight="bold", fill=WATER_INK, halo=True),
            _text(x, y + 8, zone.name, size=10.5, fill=WATER_INK, halo=True, italic=True)]
@@ -265,6 +308,14 @@ def _lake_label(geo: Geography, zone: Region, boats: Sequence[tuple[str, int]], 
     for i, (people, count) in enumerate(boats):
         out.append(_boat(x - 44 + (i % 2) * 48, y + 27 + (i // 2) * 18, people, count,
                          f"{count} {people.capitalize()} boat(s) in zone {zone.number}"))
+    below = y + 27 + (len(boats) + 1) // 2 * 18
+    for i, (lender, borrower) in enumerate(loans):  # leave to cross with another's boats
+        tip = f"{lender.capitalize()} boats lent to the {borrower.capitalize()} in zone {zone.number}"
+        out.append(f'<g class="loan"><title>{_esc(tip)}</title>'
+                   + _text(x, below + 10 + i * 13, f"{lender.capitalize()} boats → {borrower.capitalize()}",
+                           size=10, fill=WATER_INK, halo=True) + "</g>")
+    if marks:
+        out.append(_place_row(marks, x, below + 4 + len(loans) * 13))
     return "".join(out)
 
 
@@ -347,6 +398,11 @@ def _legend(p: str, view: Mapping[str, Any], names: Mapping[str, str], y: float,
         (f'<rect width="22" height="18" fill="{TERRAIN_FILL["marsh"]}" stroke="{INK}"/>'
          f'<rect width="22" height="18" fill="url(#{p}-chinampas)"/>', "chinampas (a marsh)", 22),
     ]
+    war = view.get("war") if isinstance(view.get("war"), Mapping) else {}
+    if war.get("catastrophes"):
+        keys.append((_catastrophe(cls="key"), "natural catastrophe", 20))
+    if war.get("reinforcements"):
+        keys.append((_mark(0, 0, "", "+", cls="key"), "Reinforcements that stayed", 20))
     if players == 4:
         keys.insert(5, (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{DIKE}" stroke-width="7"/>',
                         "dike (dashed: a free junction)", 34))
@@ -402,6 +458,7 @@ def board_svg(view: Mapping[str, Any], names: Mapping[str, str] | None = None, *
     pieces = _pieces_by_region(view, geo)
     control = {str(k): _people_of(v) for k, v in (view.get("lake_control") or {}).items() if v}
     boats = _boats_by_zone(view, geo)
+    loans, marks = _loans_by_zone(view, geo), _war_marks(view, geo)
     size = "" if width is None else f' width="{int(width)}" height="{int(round(width * total_h / map_w))}"'
     caption = title or geo.title
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x0)} {_n(y0 - top)} {_n(map_w)} {_n(total_h)}"'
@@ -434,9 +491,11 @@ def board_svg(view: Mapping[str, Any], names: Mapping[str, str] | None = None, *
     out.append('<g pointer-events="none">')
     for region in ordered:
         if region.is_lake:
-            out.append(_lake_label(geo, region, boats.get(region.key, ()), control.get(region.key, "")))
+            out.append(_lake_label(geo, region, boats.get(region.key, ()), control.get(region.key, ""),
+                                   loans.get(region.key, ()), marks.get(region.key, ())))
         else:
-            out.append(_labels_and_pieces(geo, region, view, owners.get(region.key, ""), pieces.get(region.key, ())))
+            out.append(_labels_and_pieces(geo, region, view, owners.get(region.key, ""), pieces.get(region.key, ()),
+                                          marks.get(region.key, ())))
     out.append(_gods(view.get("gods") or {}))
     out.append("</g>")
     out.append(_legend(p, view, names or {}, y0 + map_h, map_w, geo.players))
