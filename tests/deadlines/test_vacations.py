@@ -157,3 +157,45 @@ def test_bot_rule_a_vacation_that_starts_later_begins_with_the_tick(session, ana
     report = tick(session, t0 + DAY + SECOND)
     assert (game.id, seat_of(session, game, bo).name, "on") in report.stand_ins
     assert seat_of(session, game, bo).stand_in == "heuristic"
+
+
+def test_two_declarations_at_once_see_each_other(session, ana):
+    """Another declaration of Ana's holds her row (it has checked her vacations and is adding
+    its own).  A second declaration overlapping it must wait for it, then be refused: checking
+    only the vacations already there, both would be added."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite has one write lock: the second declaration starts after the first commits")
+    bind, outcome = session.get_bind(), {}
+
+    def second() -> None:
+        with Session(bind) as own:
+            try:
+                vacations.declare_vacation(own, own.get(type(ana), ana.id), NOW + 3 * DAY, NOW + 8 * DAY, NOW)
+                outcome["second"] = "declared"
+            except Conflict as refused:
+                outcome["second"] = str(refused)
+
+    with Session(bind) as first:
+        vacations.lock_person(first, ana.id)
+        first.add(Vacation(user_id=ana.id, starts_at=NOW + DAY, ends_at=NOW + 5 * DAY, created_at=NOW))
+        first.flush()
+        holder = first.scalar(text("SELECT pg_backend_pid()"))
+        thread = threading.Thread(target=second)
+        thread.start()
+        with Session(bind) as probe:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not outcome and not probe.scalar(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE :holder = ANY(pg_blocking_pids(pid))"),
+                    {"holder": holder}):
+                probe.rollback()
+                time.sleep(0.01)
+        first.commit()
+    thread.join(30)
+    assert "overlaps" in outcome["second"]
+    assert session.query(Vacation).filter_by(user_id=ana.id).count() == 1
