@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.azteca.deal_orders import ALL_ZONES, DealAnswer, DealOffer, Lend, Terms
 from engine.azteca.orders import (Army, Attack, Bid, Buy, Dike, Discard, Fight, Join, Look, Missions, Offer, Place,
                                   Send)
 from engine.azteca.war_orders import Answer, Move, Plan, war_text
@@ -16,6 +17,26 @@ def _counts(boxes: Any) -> dict[str, str]:
     for box, warriors, jaguars in boxes:
         fields[f"{box}-w"], fields[f"{box}-j"] = str(warriors), str(jaguars)
     return fields
+
+
+def _zones(zones: tuple[int, ...]) -> list[str]:
+    return ["all"] if ALL_ZONES in zones else [str(zone) for zone in zones]
+
+
+def _terms(side: str, terms: Terms) -> dict[str, Any]:
+    return {**({f"{side}-tributes": str(terms.tributes)} if terms.tributes else {}),
+            f"{side}-card": list(terms.cards), f"{side}-boats": _zones(terms.boats)}
+
+
+def deal_fields(order: Any) -> dict[str, Any]:
+    """The fields of a form's deal part (18.0's options) that send a deal order."""
+    if isinstance(order, DealOffer):
+        return {"deal-to": order.seat, **_terms("give", order.give), **_terms("take", order.take)}
+    if isinstance(order, DealAnswer):
+        return {"deal-answer": f"{order.verb} {order.seat} {order.number}"}
+    if isinstance(order, Lend):
+        return {"lend-to": order.seat, "lend-boats": _zones(order.zones)}
+    raise TypeError(order)
 
 
 def form_fields(order: Any) -> dict[str, Any] | None:
@@ -80,6 +101,15 @@ def offered(choice: dict[str, Any]) -> dict[str, list[str]]:
         return [str(n) for n in values]
 
     found: dict[str, list[str]] = {"play": pairs(choice["play"])}
+    deal = choice.get("deal")
+    if deal:
+        zones = pairs(deal["zones"])
+        found.update({"deal-to": list(deal["seats"]) if deal["open_left"] else [],
+                      "give-tributes": numbers(deal["give_tributes"]), "give-card": pairs(deal["give_cards"]),
+                      "give-boats": zones, "take-tributes": numbers(deal["take_tributes"]),
+                      "take-card": pairs(deal["take_cards"]), "take-boats": zones,
+                      "deal-answer": [answer["value"] for answer in deal["answers"]],
+                      "lend-to": list(deal["seats"]) if zones else [], "lend-boats": zones})
     for box, warriors, jaguars in choice.get("boxes") or []:
         found[f"{box}-w"], found[f"{box}-j"] = numbers(warriors), numbers(jaguars)
     if kind == "dike":

@@ -179,3 +179,54 @@ def test_the_map_outlines_where_any_army_may_go_then_where_the_chosen_one_may(se
         assert offered == ["", *sorted(moves[army])], width
         assert sideways_scroll(page) == 0
         page.context.close()
+
+
+def _deal_to_make(app: Any) -> tuple[int, str, str]:
+    """A game with 18.0's options on where Ana owes a decision of a game turn that only she
+    owes (so a deal is made at once), reached by playing her earlier decisions as a person
+    would; the game, a seat to offer to and a card of her hand."""
+    from service_helpers import make_game, make_user
+    from test_forced_answers import person_answer
+    from pbem.services import play
+    with app.app_context():
+        session = db.session()
+        ana = make_user(session, ADDRESS, "Ana")
+        game = make_game(session, ana, game="azteca", players=4, bots=("heuristic",) * 3, seed=SEED,
+                         options={"big_deal": "on", "pirogue_express": "on"})
+        for _ in range(300):
+            session.expire_all()
+            game = session.get(Game, game.id)
+            view = play.game_view(session, game, ana).view
+            deal = view["me"]["decisions"][0]["options"].get("deal") if view["me"]["decisions"] else None
+            if deal and deal["cards"] and len(view["decisions"]) == 1:
+                return game.id, deal["seats"][0], deal["cards"][0]
+            play.submit_for_user(session, game.id, ana, person_answer(session, game, ana), channel="api")
+    raise AssertionError("Ana never owed a decision alone with a card in hand")
+
+
+def test_a_deal_is_offered_through_the_form_on_a_phone(served, browser):
+    """Issue 17 for 18.0's deals: at 360 px, Ana opens her form's deal part, picks whom she
+    offers to, a Tribute and a card of her hand, asks leave to use boats in every lake zone,
+    and sends the deal without answering her decision; the page says the very offer was made,
+    never scrolls sideways, and her decision is still hers to answer."""
+    app, server = served
+    game_id, seat, card = _deal_to_make(app)
+    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, server, ADDRESS)
+    page.goto(f"{server}/games/{game_id}")
+    page.click(f"{FORM} details.deals summary")
+    assert sideways_scroll(page) == 0
+    page.select_option(f'{FORM} select[name="deal-to"]', seat)
+    page.select_option(f'{FORM} select[name="give-tributes"]', "1")
+    page.check(f'{FORM} input[name="give-card"][value="{card}"] >> nth=0')
+    page.check(f'{FORM} input[name="take-boats"][value="all"]')
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-azteca-deal-360.png"), full_page=True)
+    with page.expect_navigation():
+        page.click(f'{FORM} button[name="without_answer"]')
+    flash = answer_shown(page)
+    assert f"Applied: offer {seat} 1 tributes, card {card} for boats all" in flash, flash
+    assert page.is_visible(f"{FORM} details.deals")  # the decision is still owed, with its deal part
+    assert sideways_scroll(page) == 0
+    page.context.close()

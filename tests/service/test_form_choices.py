@@ -11,9 +11,11 @@ import re
 import pytest
 
 import engine
+from pbem.games.azteca.cards import card_list
 from pbem.models import Game
-from pbem.services import accounts, play
-from service_helpers import decision_forms, make_game, web_sign_in
+from pbem.services import accounts, lobby, play
+from pbem.testing import first_legal_order
+from service_helpers import decision_forms, make_game, make_user, web_sign_in
 from test_forced_answers import BOTS, my_seat, person_answer
 
 FORM_SEED = 13  # Aztlán: Ana's seat holds Sacred Games at a battle against it, so it answers one
@@ -142,6 +144,9 @@ def upto(most):
 
 
 AZTECA_BATTLE = ("reserve", "cousin", "losses", "retreat", "promote")
+AZTECA_DEALS = {"big_deal": "on", "pirogue_express": "on"}  # 18.0's options
+DEAL_FIELDS = ("deal-to", "give-tributes", "give-card", "give-boats", "take-tributes", "take-card", "take-boats",
+               "deal-answer", "lend-to", "lend-boats", "without_answer")
 
 
 def check_azteca(form, decision, page, view):
@@ -150,6 +155,10 @@ def check_azteca(form, decision, page, view):
     # A card play rides with any decision: exactly the cards and targets the options give.
     plays = sorted(f"{card} {target}".strip() for card, targets in (o.get("play") or {}).items() for target in targets)
     assert sorted(values(form, "play")) == plays
+    if "deal" in o:
+        check_azteca_deal(form, o["deal"], page, view)
+    else:
+        assert not set(DEAL_FIELDS) & set(form.names())
     places = []
     if kind == "dike":
         assert values(form, "shore") == o["shores"]
@@ -189,7 +198,7 @@ def check_azteca(form, decision, page, view):
         assert values(form, "side") == o["sides"]
         places = [o["zone"]]
     elif kind == "fight":
-        assert [name for name in form.names() if name not in ("csrf_token", "kind")] == strings(
+        assert [name for name in form.names() if name not in ("csrf_token", "kind", *DEAL_FIELDS)] == strings(
             ["play"] if o.get("play") else [])
         places = [o["zone"]]
     elif kind == "plan":
@@ -209,6 +218,27 @@ def check_azteca(form, decision, page, view):
     else:
         raise AssertionError(f"unknown kind {kind}")
     assert outlined_regions(page) == sorted(set(places))
+
+
+def check_azteca_deal(form, deal, page, view):
+    """The deal part (18.0's options, both on here): an offer to another seat giving up to the
+    Tributes held, cards of the hand and leave to use one's boats, asking up to the most
+    Tributes another seat holds, any card of the edition and boats; exactly the offers the API
+    lets one accept, decline (those made to the reader) or withdraw; boats to lend."""
+    zones = [*strings(deal["zones"]), "all"]
+    me = view["me"]["seat"]
+    assert values(form, "deal-to") == (deal["seats"] if deal["open_left"] else [])
+    assert values(form, "give-tributes") == (upto(deal["tributes"]) if deal["tributes"] else [])
+    assert values(form, "give-card") == deal["cards"]
+    assert values(form, "give-boats") == values(form, "take-boats") == values(form, "lend-boats") == zones
+    others = max(seat["tributes"] for seat in view["seats"] if seat["seat"] != me)
+    assert values(form, "take-tributes") == (upto(others) if others else [])
+    assert sorted(values(form, "take-card")) == sorted(key for key, *_ in card_list())
+    declines = [f"decline {o['from']} {o['number']}" for o in deal["offers"] if o["to"] == me]
+    assert values(form, "deal-answer") == [*(f"accept {seat} {n}" for seat, n in deal["accept"]), *declines,
+                                           *(f"withdraw {seat} {n}" for seat, n in deal["withdraw"])]
+    assert values(form, "lend-to") == deal["seats"]
+    assert '<button type="submit" name="without_answer" value="yes" formnovalidate>' in page
 
 
 def check_azteca_purchase(form, o):
@@ -273,3 +303,85 @@ def test_every_form_offers_exactly_the_apis_options(app, client, session, ana, n
 # (no reserve) nor its boats (no join, no fight); those forms are checked from bot games in
 # tests/games/test_azteca_forms.py.
 UNASKED = {"coatl": {"choose"}, "azteca": {"dike", "losses", "retreat", "promote", "fight", "join", "reserve"}}
+
+
+def test_the_azteca_deal_part_offers_exactly_the_apis_deal_options(app, client, session, ana):
+    """A game with 18.0's options on: at each of Ana's decisions of the first game turns, the
+    form's deal part offers what the API's `deal` options give (checked with the rest of the
+    form), including offers she made (to withdraw) and offers made to her (to accept, decline)."""
+    game = make_game(session, ana, game="azteca", players=4, bots=("random", "random", "random"), seed=FORM_SEED,
+                     options=AZTECA_DEALS)
+    game_id = game.id
+    token = {"Authorization": f"Bearer {accounts.create_api_token(session, ana, 'forms')[1]}"}
+    web_sign_in(client, app, "ana@example.com")
+    answers, offered = set(), False
+    for _ in range(60):
+        session.expire_all()
+        game = session.get(Game, game_id)
+        view = client.get(f"/api/games/{game_id}/view", headers=token).json["view"]
+        decisions = view["me"]["decisions"]
+        page = client.get(f"/games/{game_id}").data.decode()
+        for form, decision in zip(decision_forms(page), decisions, strict=True):
+            check_azteca(form, decision, page, view)
+            answers |= {value.split()[0] for value in values(form, "deal-answer")}
+        deal = decisions[0]["options"].get("deal")
+        if deal and not offered:  # an offer to each other seat: something to withdraw, or to accept back
+            for seat in deal["seats"]:
+                play.submit_for_user(session, game_id, ana, f"offer {seat} nothing for 1 tributes", channel="api")
+            offered = True
+            continue
+        play.submit_for_user(session, game_id, ana, person_answer(session, game, ana), channel="api")
+        if {"withdraw", "decline"} <= answers:
+            break
+    assert offered and {"withdraw", "decline"} <= answers, answers
+
+
+def answer_until(session, game_id, people, done):
+    """Each person owing a decision answers it with its first legal order until `done(game,
+    person, decision)` holds for the person who owes next (who then has not answered)."""
+    for _ in range(300):
+        session.expire_all()
+        game = session.get(Game, game_id)
+        person = next(p for p in people if my_seat(game, p).waiting)
+        view = play.game_view(session, game, person).view
+        owed = view["me"]["decisions"][0]
+        if done(game, person, view):
+            return game
+        play.submit_for_user(session, game_id, person, first_legal_order(owed, "azteca"), channel="api")
+    raise AssertionError("never came")
+
+
+def test_a_deal_sent_by_the_form_reaches_the_other_party_only(app, session, ana, bo):
+    """Ana offers Bo a Tribute through her form's deal part, without answering her decision (one
+    only she owes, so the offer is made at once): Bo's page shows it and, when he next owes a
+    decision, his form lets him accept or decline it; Cy, a third player, sees nothing of it."""
+    cy = make_user(session, "cy@example.com", "Cy")
+    people = (ana, bo, cy)
+    game = make_game(session, ana, game="azteca", players=4, bots=("random",), invites=["bo@example.com",
+                     "cy@example.com"], seed=5, options=AZTECA_DEALS)
+    game_id = game.id
+    for person in (bo, cy):
+        lobby.join_game(session, game_id, person)
+    clients = {}
+    for person, address in zip(people, ("ana@example.com", "bo@example.com", "cy@example.com")):
+        clients[person.id] = app.test_client()
+        web_sign_in(clients[person.id], app, address)
+
+    def page(person):
+        return html.unescape(clients[person.id].get(f"/games/{game_id}").data.decode())
+
+    game = answer_until(session, game_id, people, lambda game, person, view: person is ana and len(
+        view["decisions"]) == 1 and "deal" in view["me"]["decisions"][0]["options"])
+    ana_seat, bo_seat = my_seat(game, ana).name, my_seat(game, bo).name
+    form = decision_forms(page(ana))[0]
+    sent = clients[ana.id].post(form.action, data=form.data(**{"deal-to": bo_seat, "give-tributes": "1",
+                                                               "without_answer": "yes"}), follow_redirects=True)
+    assert sent.status_code == 200 and f"Applied: offer {bo_seat} 1 tributes".encode() in sent.data
+    assert my_seat(session.get(Game, game_id), ana).waiting  # the decision is still Ana's to answer
+    listed = f"{ana_seat.capitalize()} to {bo_seat.capitalize()}, offer 1: 1 tributes for nothing"
+    assert listed in page(ana) and listed in page(bo)
+    cy_page = page(cy)
+    assert "1 tributes for nothing" not in cy_page and f"{ana_seat} 1" not in cy_page
+    answer_until(session, game_id, people, lambda game, person, view: person is bo)
+    [form] = decision_forms(page(bo))  # the decision Bo owes offers the answers
+    assert f"decline {ana_seat} 1" in values(form, "deal-answer")

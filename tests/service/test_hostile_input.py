@@ -73,14 +73,17 @@ ORDER_KINDS = {"power": ["card"], "turn": ["place", "eagle", "move_from", "move_
                "conflict": ["settle-1"], "reaction": ["territory", "answer"],
                "scoring": ["wild", "blessing", "rafts"], "text": ["orders"]}
 # Azteca's forms (posted to the world's Azteca game, whatever it asks now): the fields of every
-# kind, as its page shows them for each decision.
+# kind, as its page shows them for each decision; the deal part of 18.0's options (shown with
+# any kind when the options are on) with the offer to Quetzalcoatl.
+AZTECA_DEAL_FIELDS = ["deal-to", "give-tributes", "give-card", "give-boats", "take-tributes", "take-card", "take-boats",
+                      "deal-answer", "lend-to", "lend-boats", "without_answer"]
 AZTECA_KINDS = {"dike": ["shore"], "place": ["territory"], "cards": ["discard"], "look": ["lot"],
                 "bid": ["lot", "tributes"], "purchase": ["A-w", "R-j", "general", "pochteca", "boat", "dike", "orders"],
                 "send": ["pochteca-A", "boats-1", "orders"], "mission": ["mission-A"], "attack": ["target"],
                 "join": ["side"], "fight": ["action"], "plan": ["intercept", "consent", "allow", "retreat", "reserve",
                                                                "losses", "cousin", "promote"],
                 "march": ["army", "to", "raid", "reorganise", "action"], "reserve": ["answer"],
-                "urn": ["points", "play"]}
+                "urn": ["points", "play", *AZTECA_DEAL_FIELDS]}
 EXTRA_FIELDS = {"turns.takeover": ["seat"], "turns.hand_to_bot": ["seat", "bot"], "turns.extend": ["hours"],
                 "turns.cancel_queued": ["which"], "turns.queue": ["turns"], "lobby.invite": ["email"],
                 "profile.add_address": ["email"], "profile.create_token": ["name"], "auth.signin": ["email", "next"],

@@ -6,17 +6,20 @@ the decision's options (the same the API gives); the template
 (templates/games/azteca/game/_decisions.html) offers nothing else.  `order_text(form)` turns
 the posted fields into the very text a player could mail, checking their shape only: the
 rules engine judges the orders, so a form and a mail are refused with the same words.  A card
-play (`play CARD [TARGET]`) rides with any decision, as in a mail.
+play (`play CARD [TARGET]`) rides with any decision, as in a mail; so do the deals of 18.0's
+options (`offer`, `accept`, `decline`, `withdraw`, `lend`: engine/azteca/deal_orders.py), from
+the decision's `deal` options, and a deal may also be sent without the answer.
 """
 from __future__ import annotations
 
 import re
 from typing import Any, Mapping
 
+from engine.azteca.deal_orders import ALL_ZONES, DealAnswer, DealOffer, Lend, Terms, deal_text
 from engine.azteca.geography import geography
 from engine.azteca.orders import BOXES, EXPEDITION, POCHTECAS
 from engine.core import OrderError
-from pbem.games.azteca.cards import card_name
+from pbem.games.azteca.cards import card_list, card_name
 
 RETREAT_POINTS = 20  # "retreat N" offered up to: more combat points than a side musters in a valley battle
 RESERVE_COUNTERS = 4  # "reserve N": a box holds 4 counters (14.1)
@@ -33,6 +36,10 @@ _TARGET = re.compile(r"[0-9]{1,2} [a-z]{1,20}")
 _ANSWER = re.compile(r"[a-z]{1,12}( [A-Za-z0-9]{1,8},?){0,12}")  # "lose A 1w, R 1j", "retreat A R"
 _REORGANISE = re.compile(r"[ABCRabcr] [0-9wjWJ ]{1,12}(, ?[ABCRabcr] [0-9wjWJ ]{1,12}){0,3}")  # "A 2w 1j, R 2w"
 _MISSION = re.compile(r"[a-z]{1,15}( [0-9])?")
+_SEAT = re.compile(r"[a-z]{1,20}")
+_CARD = re.compile(r"[a-z][a-z-]{0,40}")
+_ZONE = re.compile(r"[1-9][0-9]?|all")  # a lake zone's number (never 0, which the engine reads as all)
+_DEAL_ANSWER = re.compile(r"(accept|decline|withdraw) [a-z]{1,20} [0-9]{1,3}")
 
 
 # ---- what a form offers -----------------------------------------------------------------------
@@ -60,7 +67,8 @@ def _choice(view: Mapping[str, Any], decision: Mapping[str, Any], players: int) 
         return [(str(key), place_label(key, players)) for key in keys or []]
 
     found: dict[str, Any] = {"kind": kind, "o": o, "play": plays(o.get("play") or {}),
-                             "free_text": kind in TEXT_KINDS}
+                             "free_text": kind in TEXT_KINDS,
+                             "deal": deal_choices(view, o["deal"]) if o.get("deal") else None}
     if kind == "dike":
         found["shores"] = places(o.get("shores"))
     elif kind == "place":
@@ -162,6 +170,41 @@ def plays(playable: Mapping[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
+def deal_choices(view: Mapping[str, Any], deal: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal part of a form, from the decision's `deal` options (engine/azteca/deals.py
+    deal_choices): what an offer may give (Tributes up to those held, cards from the hand,
+    leave to use one's boats) and ask (Tributes up to the most another seat holds now, since an
+    acceptance needs them; any card of the edition, since hands are secret; boats), the open
+    offers one may accept, decline (any made to the reader) or withdraw, and boats to lend."""
+    options = view.get("options") or {}
+    me = (view.get("me") or {}).get("seat")
+    big_deal = options.get("big_deal") == "on"
+    others = [int(seat.get("tributes") or 0) for seat in view.get("seats") or [] if seat.get("seat") != me]
+    zones = [(str(zone), f"lake zone {zone}") for zone in deal.get("zones") or []]
+    zones += [("all", "every lake zone")] if zones else []
+    offers = {(o.get("from"), o.get("to"), o.get("number")): o for o in deal.get("offers") or []}
+
+    def answers(verb: str, pairs: Any, mine: bool) -> list[dict[str, Any]]:
+        found = []
+        for seat, number in pairs:
+            offer = offers.get((me, seat, number) if mine else (seat, me, number)) or {}
+            found.append({"value": f"{verb} {seat} {number}", "verb": verb, "seat": seat, "number": number,
+                          "give": offer.get("give", ""), "take": offer.get("take", "")})
+        return found
+
+    return {"seats": list(deal.get("seats") or []), "open_left": int(deal.get("open_left") or 0),
+            "give_tributes": upto(deal.get("tributes") or 0) if big_deal else [],
+            "give_cards": [(card, card_name(card)) for card in deal.get("cards") or []],
+            "take_tributes": upto(max(others, default=0)) if big_deal else [],
+            "take_cards": [(key, name) for key, name, *_ in sorted(card_list(), key=lambda card: card[1])]
+            if big_deal else [],
+            "zones": zones,
+            "answers": [*answers("accept", deal.get("accept") or [], False),
+                        *answers("decline", [[o.get("from"), o.get("number")] for o in deal.get("offers") or []
+                                             if o.get("to") == me], False),
+                        *answers("withdraw", deal.get("withdraw") or [], True)]}
+
+
 # ---- the order a posted form stands for ---------------------------------------------------------
 
 def order_text(form: Any) -> str:
@@ -172,12 +215,17 @@ def order_text(form: Any) -> str:
         return str(form.get("orders") or "")
     if kind not in _ORDERS:
         raise OrderError("unknown kind of form")
-    typed = str(form.get("orders") or "").strip() if kind in TEXT_KINDS else ""
-    text = typed or _ORDERS[kind](form)
+    riders = deal_lines(form)
     play = str(form.get("play") or "")
     if play and not _PLAY.fullmatch(play):
         raise OrderError("play: a card as its orders name it, and its target")
-    return f"{text}\nplay {play}" if play else text
+    riders += [f"play {play}"] if play else []
+    if form.get("without_answer"):  # the deal (and card) alone; the decision is still owed
+        if not riders:
+            raise OrderError("choose a deal to send, or send your answer")
+        return "\n".join(riders)
+    typed = str(form.get("orders") or "").strip() if kind in TEXT_KINDS else ""
+    return "\n".join([typed or _ORDERS[kind](form), *riders])
 
 
 def _value(form: Any, name: str, shape: re.Pattern[str], missing: str | None = None) -> str:
@@ -201,6 +249,41 @@ def _values(form: Any, name: str, shape: re.Pattern[str]) -> list[str]:
     if len(values) > 12 or not all(shape.fullmatch(value) for value in values):
         raise OrderError(f"{name}: not one of the choices offered")
     return values
+
+
+def deal_lines(form: Any) -> list[str]:
+    """The deals chosen in a form's deal part, each as a mail writes it (deal_orders.py)."""
+    lines = []
+    to, give, take = _value(form, "deal-to", _SEAT), _terms(form, "give"), _terms(form, "take")
+    if to:
+        if not give and not take:
+            raise OrderError("offer: choose what you give or what you ask in return")
+        lines.append(deal_text(DealOffer(to, give, take)))
+    elif give or take:
+        raise OrderError("offer: choose the player you make it to")
+    answer = _value(form, "deal-answer", _DEAL_ANSWER)
+    if answer:
+        verb, seat, number = answer.split()
+        lines.append(deal_text(DealAnswer(verb, seat, int(number))))
+    lender, zones = _value(form, "lend-to", _SEAT), _zones(form, "lend-boats")
+    if lender:
+        if not zones:
+            raise OrderError("lend: tick the lake zones where the player may use your boats")
+        lines.append(deal_text(Lend(lender, zones)))
+    elif zones:
+        raise OrderError("lend: choose the player you lend your boats to")
+    return lines
+
+
+def _zones(form: Any, name: str) -> tuple[int, ...]:
+    zones = _values(form, name, _ZONE)
+    return (ALL_ZONES,) if "all" in zones else tuple(sorted(int(zone) for zone in zones))
+
+
+def _terms(form: Any, side: str) -> Terms:
+    """One side of an offer from the fields give-tributes, give-card, give-boats (or take-...)."""
+    return Terms(_count(form, f"{side}-tributes"), tuple(sorted(_values(form, f"{side}-card", _CARD))),
+                 _zones(form, f"{side}-boats"))
 
 
 def _counts(form: Any, boxes: tuple[str, ...] = BOXES) -> list[str]:
