@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Select, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import InboundMail
@@ -149,17 +149,23 @@ def quiet_notice(session: Session, mail: InboundMail, settings: MailSettings) ->
     short_answer(session, mail, QUIET_TOPIC, _quiet_text(settings))
 
 
-def answered_lately(sender: str, row: InboundMessage) -> Select[Any]:
+def answered_lately(sender: str, row: InboundMessage) -> tuple[Select[Any], dict[str, Any]]:
     """How many mails from `sender` in the hour before this one were answered, as one row:
     of those whose reason starts with one of FRUITLESS (they carried nothing out, which is
     what an autoresponder that sets no auto-reply header sends back to each of our answers),
     and of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture).  The
-    gateway reads it with its other checks (`store.admission`)."""
-    fruitless = or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS))
-    return select(func.count(InboundMessage.id).filter(fruitless), func.count(InboundMessage.id)).where(
-        InboundMessage.from_address == sender, InboundMessage.id != row.id,
-        InboundMessage.status == InboundMessage.PROCESSED, InboundMessage.reason.not_like("%; unanswered"),
-        InboundMessage.received_at > row.received_at - timedelta(hours=1))
+    statement and its parameters: the gateway reads it with its other checks (`store.admission`)."""
+    return _ANSWERED_LATELY, {"sender": sender, "inbound_id": row.id,
+                              "hour_before": row.received_at - timedelta(hours=1)}
+
+
+_ANSWERED_LATELY = select(
+    func.count(InboundMessage.id).filter(
+        or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS))),
+    func.count(InboundMessage.id)).where(
+    InboundMessage.from_address == bindparam("sender"), InboundMessage.id != bindparam("inbound_id"),
+    InboundMessage.status == InboundMessage.PROCESSED, InboundMessage.reason.not_like("%; unanswered"),
+    InboundMessage.received_at > bindparam("hour_before"))
 
 
 def _quiet_text(settings: MailSettings) -> str:
