@@ -8,9 +8,11 @@ Each message is a reply to a seat's token address from the player's confirmed ad
 carrying a legal order (a secret card choice that replaces the last one); the row counts when it is processed (token, From, de-duplication,
 the order committed through the application layer, the reply queued).  The mails come in
 over CONNECTIONS SMTP connections at once, after one untimed mail per game (the worker's
-processes read each game once, as a server that has been running a while).  Two figures:
-`gateway.smtp_store` (SMTP transaction to the committed raw row, the acknowledgement path)
-and `gateway.smtp_to_orders` (the same, through processing).  Outbound delivery is off
+processes read each game once, as a server that has been running a while).  Figures:
+`gateway.smtp_store` (SMTP transaction to the committed raw row, the acknowledgement path),
+`gateway.smtp_to_orders` (the same, through processing), and the worker's CPU per mail
+(`gateway.worker_cpu_per_mail`: steadier than the rates where others load the machine too).
+Outbound delivery is off
 (replies stay in the outbox).  PBEM_BENCH_POSTGRES and PBEM_BENCH_REDIS pick the servers.
 Bounded: at most MESSAGES messages or SECONDS seconds.  What one mail costs the database
 (statements, commits) is a test, not a figure here: tests/gateway/test_mail_budget.py.
@@ -84,6 +86,19 @@ class _Worker:
             producer(app).send_task(PING_TASK, ignore_result=False, queue=QUEUE).get(timeout=START_TIMEOUT)
         except Exception as error:
             raise RuntimeError(f"the worker did not start:\n{self.log.read_text()[-2000:]}") from error
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the worker and its pool processes used so far (Linux /proc; None elsewhere)."""
+        try:
+            pids = {self.process.pid} | {int(pid) for pid in (Path("/proc") / str(self.process.pid) / "task" /
+                                                              str(self.process.pid) / "children").read_text().split()}
+            ticks = 0
+            for pid in pids:
+                fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+            return ticks / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError):
+            return None
 
     def stop(self) -> None:
         self.process.terminate()
@@ -189,11 +204,11 @@ def run() -> list[dict[str, Any]]:
                 # and compiles its statements, as a server that has been running for a while.
                 _send(port, raws[:SEATS], SECONDS)
                 _drain(app, SECONDS * 3)
-                start = time.perf_counter()
+                start, cpu_before = time.perf_counter(), worker.cpu_seconds()
                 sent = _send(port, raws[SEATS:], SECONDS)
                 stored_at = time.perf_counter()
                 _drain(app, SECONDS * 3)
-                done_at = time.perf_counter()
+                done_at, cpu_after = time.perf_counter(), worker.cpu_seconds()
                 with app.app_context():
                     statuses = dict(db.session.execute(select(InboundMessage.status, func.count())
                                                        .group_by(InboundMessage.status)).all())
@@ -212,6 +227,12 @@ def run() -> list[dict[str, Any]]:
              "note": "SMTP receipt to authenticated, de-duplicated, committed orders and a queued reply; "
                      f"{CONNECTIONS} SMTP connections, the Celery worker of docker-compose.yml ({WORKER_CONCURRENCY} "
                      "processes, Redis) processing and advancing, PostgreSQL"},
+            # What the figure above says little about on a machine others load too.
+            {"name": "gateway.worker_cpu_per_mail", "unit": "ms",
+             "value": None if cpu_before is None or cpu_after is None or not processed
+             else round((cpu_after - cpu_before) * 1000 / processed, 1),
+             "note": "CPU of the Celery worker's processes (processing the mail, and the advance its order "
+                     "asks for) over the timed mails, per mail processed; PostgreSQL's not included"},
         ]
     finally:
         if worker is not None:
