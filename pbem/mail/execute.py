@@ -80,7 +80,8 @@ def act(session: Session, c: MailContext) -> str:
     done: list[str] = []
     for index, step in enumerate(steps):
         try:
-            done.append(_once(session, c, index, step) if step.changes else step.run())
+            done.append(_once(session, c, index, step, last=index == len(steps) - 1) if step.changes
+                        else step.run())
         except _Stop as stop:
             rest = stop.lines + [line for later in steps[index + 1:] for line in later.lines]
             replies.reply(session, c, _error_text(done, stop, rest, c))
@@ -92,6 +93,7 @@ def act(session: Session, c: MailContext) -> str:
             replies.reply(session, c, _error_text(done, stop, rest, c))
             return "order_error" if not done else "partial"
     replies.reply(session, c, "\n\n".join(done))
+    _mark_last(c)
     return "ok"
 
 
@@ -120,11 +122,14 @@ def _plan(session: Session, c: MailContext, parsed: list[cmd.Command]) -> list[_
     return steps
 
 
-def _once(session: Session, c: MailContext, index: int, step: _Step) -> str:
+def _once(session: Session, c: MailContext, index: int, step: _Step, *, last: bool = False) -> str:
     """Run a step that changes something at most once for this mail, even if the mail is
     processed again (the process died before its status was saved, or an operator released
     it after a later step failed): the step's mark in `inbound_mail.done` is dirty when the
-    step runs, so it is committed in the step's own transaction or rolled back with it."""
+    step runs, so it is committed in the step's own transaction or rolled back with it.  The
+    `last` step's transaction goes on to the reply and the mail's final status (one commit
+    for all three: a failure before it undoes the step with its mark); a step that commits
+    itself (orders) took its empty mark along, and only the reply's text of it waits."""
     row = session.get(InboundMessage, c.row.id)
     assert row is not None
     marks = list(row.done or [])
@@ -139,9 +144,17 @@ def _once(session: Session, c: MailContext, index: int, step: _Step) -> str:
         session.rollback()  # the mark goes with whatever the step left undone
         raise
     # The row as it is (the gateway's commits keep it loaded): the mark needs no fresh read.
+    if last:  # the text goes in after the reply, with the final status: one UPDATE (`_mark_last`)
+        c.last_mark = marks + [text]
+        return text
     c.row.done = marks + [text]  # the reply section, for a later attempt's reply
     session.commit()
     return text
+
+
+def _mark_last(c: MailContext) -> None:
+    if c.last_mark is not None:
+        c.row.done = c.last_mark
 
 
 def _view(session: Session, c: MailContext) -> dict[str, Any] | None:
@@ -245,12 +258,13 @@ def _press_reply(session: Session, c: MailContext) -> str:
     the thread's audience, never orders or commands.  Carried out once per mail."""
     step = _Step(["(your message)"], lambda: _press(session, c, c.mail.text, c.audience))
     try:
-        text = _once(session, c, 0, step)
+        text = _once(session, c, 0, step, last=True)
     except ServiceError as error:
         session.rollback()
         replies.reply(session, c, f"Your message was not sent: {error.message}")
         return "press_error"
     replies.reply(session, c, text)
+    _mark_last(c)
     return "press"
 
 

@@ -208,19 +208,21 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings, fact
             return _refuse(session, row, mail, found, settings)
         assert found.game is not None and found.seat is not None and found.user is not None
         # Queue workers run several mails at once: a seat's mails act in order of arrival (a
-        # correction after the original), so this one waits while an earlier one is unprocessed.
-        if store.waits_for_earlier(session, found.token, row.id):
+        # correction after the original), so this one waits while an earlier one is
+        # unprocessed.  Claims are made under the game's lock, so replays racing each other
+        # are serialized: the first claims the Message-ID (and its digest counts from then
+        # on), the others see it.  One read for both, and the reply budget.
+        admitted = store.admission(session, row, found.token, sender, mail, settings,
+                                   also=replies.answered_lately(sender, row))
+        if admitted.earlier:
             row.processed_at = None  # free: the earlier one's processing, or the sweep, takes it next
             session.commit()
             log.info("inbound mail %s waits for an earlier mail of its seat", row.id)
             return InboundMessage.STORED
-        # Claims are made under the game's lock, so replays racing each other are serialized:
-        # the first claims the Message-ID (and its digest counts from then on), the others see it.
-        replay = store.claim(session, row, sender, mail, settings)
-        if replay is not None:
-            return store.finish(session, row, InboundMessage.IGNORED, replay)
-        facts["dedup_key"] = row.dedup_key
-        quiet = replies.budget_spent(session, sender, row, settings)
+        if admitted.replay is not None:
+            return store.finish(session, row, InboundMessage.IGNORED, admitted.replay)
+        row.dedup_key = facts["dedup_key"] = admitted.key
+        quiet = replies.budget_spent(admitted.counts, settings)
     context = MailContext(row, mail, settings, found.game, found.seat, found.user, quiet=quiet,
                           press=found.press, audience=found.audience, locked_in=session.get_transaction())
     undone = rollbacks.count

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import InboundMail
@@ -56,6 +56,7 @@ class MailContext:
     press: bool = False  # sent to a press thread's address: its text is a message, never orders
     audience: str | None = None  # that thread's seat (None: the whole table)
     locked_in: Any = None  # the transaction in which `game` was locked with its pending orders
+    last_mark: list[str | None] | None = None  # `inbound_mail.done` once the last step's text is in
 
 
 def reply(session: Session, c: MailContext, text: str) -> None:
@@ -136,9 +137,10 @@ def _reply_headers(mail: InboundMail) -> dict[str, str]:
 
 # ---- the reply budget -----------------------------------------------------------------------------
 
-def budget_spent(session: Session, sender: str, row: InboundMessage, settings: MailSettings) -> bool:
-    """Whether `sender` had as many answers in the hour before this mail as the budget allows."""
-    fruitless, answered = _answered_lately(session, sender, row)
+def budget_spent(counts: tuple[Any, ...], settings: MailSettings) -> bool:
+    """Whether the sender had as many answers in the hour before this mail as the budget
+    allows; `counts` as `answered_lately` counts them."""
+    fruitless, answered = (int(count or 0) for count in counts)
     return fruitless >= settings.replies_per_hour or answered >= settings.answers_per_hour
 
 
@@ -147,18 +149,23 @@ def quiet_notice(session: Session, mail: InboundMail, settings: MailSettings) ->
     short_answer(session, mail, QUIET_TOPIC, _quiet_text(settings))
 
 
-def _answered_lately(session: Session, sender: str, row: InboundMessage) -> tuple[int, int]:
-    """How many mails from `sender` in the hour before this one were answered, in one read:
+def answered_lately(sender: str, row: InboundMessage) -> tuple[Select[Any], dict[str, Any]]:
+    """How many mails from `sender` in the hour before this one were answered, as one row:
     of those whose reason starts with one of FRUITLESS (they carried nothing out, which is
     what an autoresponder that sets no auto-reply header sends back to each of our answers),
-    and of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture)."""
-    fruitless = or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS))
-    counts = session.execute(select(func.count(InboundMessage.id).filter(fruitless), func.count(InboundMessage.id))
-                             .where(InboundMessage.from_address == sender, InboundMessage.id != row.id,
-                                    InboundMessage.status == InboundMessage.PROCESSED,
-                                    InboundMessage.reason.not_like("%; unanswered"),
-                                    InboundMessage.received_at > row.received_at - timedelta(hours=1))).one()
-    return int(counts[0] or 0), int(counts[1] or 0)
+    and of all (STATUS, BOARD and HELP are answered too, and BOARD draws a picture).  The
+    statement and its parameters: the gateway reads it with its other checks (`store.admission`)."""
+    return _ANSWERED_LATELY, {"sender": sender, "inbound_id": row.id,
+                              "hour_before": row.received_at - timedelta(hours=1)}
+
+
+_ANSWERED_LATELY = select(
+    func.count(InboundMessage.id).filter(
+        or_(*(InboundMessage.reason.startswith(reason, autoescape=True) for reason in FRUITLESS))),
+    func.count(InboundMessage.id)).where(
+    InboundMessage.from_address == bindparam("sender"), InboundMessage.id != bindparam("inbound_id"),
+    InboundMessage.status == InboundMessage.PROCESSED, InboundMessage.reason.not_like("%; unanswered"),
+    InboundMessage.received_at > bindparam("hour_before"))
 
 
 def _quiet_text(settings: MailSettings) -> str:

@@ -6,17 +6,19 @@ then processes it once (pbem/mail/gateway.py).
 - Leasing: whoever processes a stored message takes its lease (`lease`); one that died frees
   it after PROCESS_LEASE, and `pending` lists what nobody processed (for the sweep).
 - Order: a seat's mails act in order of arrival (`waits_for_earlier`, `waiting_after`).
-- Replays: the first mail with a Message-ID claims it (`claim`); a replay of it, or of its
-  body under a new Message-ID, is recognised.
+- Replays: the first mail with a Message-ID claims it (its `dedup_key`, set after `admission`
+  found no replay); a replay of it, or of its body under a new Message-ID, is recognised.
+- `admission`: the order and replay checks (and the reply budget's counts) in one statement.
 - `finish`: a message's final status and reason.
 """
 from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -83,16 +85,16 @@ def lease(session: Session, inbound_id: int) -> InboundMessage | None:
     message, read in the same statement; None if somebody holds it or it is not stored.  Not committed: it goes with the caller's
     first commit, and until then the row lock keeps any other taker waiting (a process that
     dies leaves the message untaken, for the sweep)."""
-    return session.scalars(_taking(inbound_id).returning(InboundMessage),
+    moment = now()
+    return session.scalars(_TAKING, {"inbound_id": inbound_id, "moment": moment, "stale": moment - PROCESS_LEASE},
                            execution_options={"synchronize_session": False, "populate_existing": True}).first()
 
 
-def _taking(inbound_id: int) -> Any:
-    moment = now()
-    return update(InboundMessage).where(
-        InboundMessage.id == inbound_id, InboundMessage.status == InboundMessage.STORED,
-        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < moment - PROCESS_LEASE)) \
-        .values(processed_at=moment)
+# The gateway's statements are built once: building one costs more than running it.
+_TAKING = update(InboundMessage).where(
+    InboundMessage.id == bindparam("inbound_id"), InboundMessage.status == InboundMessage.STORED,
+    InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < bindparam("stale"))) \
+    .values(processed_at=bindparam("moment")).returning(InboundMessage)
 
 
 def free(session: Session, inbound_id: int) -> None:
@@ -134,17 +136,24 @@ def token_of(session: Session, inbound_id: int) -> str | None:
 
 def waits_for_earlier(session: Session, token: str | None, inbound_id: int) -> bool:
     """Whether an earlier mail to the same seat token is still stored (unprocessed)."""
-    return token is not None and session.scalar(select(InboundMessage.id).where(
-        InboundMessage.token == token, InboundMessage.id < inbound_id,
-        InboundMessage.status == InboundMessage.STORED).limit(1)) is not None
+    return token is not None and session.scalar(_EARLIER, {"token": token, "inbound_id": inbound_id}) is not None
+
+
+_EARLIER = select(InboundMessage.id).where(InboundMessage.token == bindparam("token"),
+                                           InboundMessage.id < bindparam("inbound_id"),
+                                           InboundMessage.status == InboundMessage.STORED).limit(1)
 
 
 def waiting_after(session: Session, inbound_id: int) -> int | None:
     """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
-    token = select(InboundMessage.token).where(InboundMessage.id == inbound_id).scalar_subquery()
-    return session.scalar(select(InboundMessage.id).where(
-        InboundMessage.token == token, InboundMessage.id > inbound_id, InboundMessage.status == InboundMessage.STORED,
-        InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1))
+    return session.scalar(_WAITING_AFTER, {"inbound_id": inbound_id})
+
+
+_WAITING_AFTER = select(InboundMessage.id).where(
+    InboundMessage.token == select(InboundMessage.token).where(InboundMessage.id == bindparam("inbound_id"))
+    .scalar_subquery(),
+    InboundMessage.id > bindparam("inbound_id"), InboundMessage.status == InboundMessage.STORED,
+    InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1)
 
 
 # ---- replays ----------------------------------------------------------------------------------------
@@ -157,24 +166,49 @@ def content_key(mail: InboundMail) -> str:
     return hashlib.sha256(f"{mail.digest}\n{mail.date_header or ''}".encode("utf-8")).hexdigest()
 
 
-def claim(session: Session, row: InboundMessage, sender: str, mail: InboundMail, settings: MailSettings) -> str | None:
-    """Claim the mail's Message-ID for this message (committed with what the mail does; the
-    claim stands even if its orders are refused: a replay stays a replay); or the reason it
-    is a replay.  The caller holds the game's lock, so replays racing each other are
-    serialized; two copies addressed to different games meet at the unique `dedup_key`
-    (`claimed_elsewhere`)."""
-    key = f"{sender} {mail.message_id}"[:510]
-    window = row.received_at - timedelta(hours=settings.dedup_hours)
-    # Not the row itself: a mail held after an error kept its claim, and an operator may release it.
-    same_id = InboundMessage.dedup_key == key
-    earlier = session.execute(select(same_id).where(
-        InboundMessage.id != row.id,
-        same_id | ((InboundMessage.digest == row.digest) & InboundMessage.dedup_key.is_not(None)
-                   & (InboundMessage.received_at > window))).order_by(same_id.desc()).limit(1)).scalar()
-    if earlier is not None:
-        return "duplicate_message_id" if earlier else "duplicate_content"
-    row.dedup_key = key
-    return None
+class Admission(NamedTuple):
+    """What decides whether an authenticated mail acts now, read in one statement."""
+
+    earlier: bool  # an earlier mail to its seat token is unprocessed: this one waits for it
+    replay: str | None  # the reason it is a replay, or None: it may claim its Message-ID
+    key: str  # the claim: sender and Message-ID
+    counts: tuple[Any, ...]  # what `also` counted (the reply budget's)
+
+
+def admission(session: Session, row: InboundMessage, token: str, sender: str, mail: InboundMail,
+              settings: MailSettings, also: tuple[Select[Any], dict[str, Any]]) -> Admission:
+    """`waits_for_earlier`, whether the mail is a replay, and the counts of `also` (a one-row
+    aggregate over the mails, and its parameters), in one statement.  A mail that may act
+    claims `key` (its `dedup_key`, committed with what it does: the claim stands even if its
+    orders are refused, a replay stays a replay).  The caller holds the game's lock, so
+    replays racing each other are serialized: the first claims, the others see it; two
+    copies addressed to different games meet at the unique `dedup_key` (`claimed_elsewhere`)."""
+    key = claim_key(sender, mail)
+    counts, parameters = also
+    found = session.execute(_with_checks(counts), {
+        **parameters, "token": token, "inbound_id": row.id, "key": key, "digest": row.digest,
+        "window": row.received_at - timedelta(hours=settings.dedup_hours)}).one()
+    replay = None if found[-1] is None else "duplicate_message_id" if found[-1] else "duplicate_content"
+    return Admission(found[-2] is not None, replay, key, tuple(found[:-2]))
+
+
+def claim_key(sender: str, mail: InboundMail) -> str:
+    return f"{sender} {mail.message_id}"[:510]
+
+
+# True: another mail claimed the Message-ID; False: another claimed mail has the same content
+# (`content_key`) within the de-duplication window; no row: neither.  Not the row itself: a
+# mail held after an error kept its claim, and an operator may release it.
+_SAME_ID = InboundMessage.dedup_key == bindparam("key")
+_REPLAY = select(_SAME_ID).where(
+    InboundMessage.id != bindparam("inbound_id"),
+    _SAME_ID | ((InboundMessage.digest == bindparam("digest")) & InboundMessage.dedup_key.is_not(None)
+                & (InboundMessage.received_at > bindparam("window")))).order_by(_SAME_ID.desc()).limit(1)
+
+
+@lru_cache(maxsize=4)
+def _with_checks(counts: Select[Any]) -> Select[Any]:
+    return counts.add_columns(_EARLIER.scalar_subquery(), _REPLAY.scalar_subquery())
 
 
 def claimed_elsewhere(session: Session, row: InboundMessage, key: str | None) -> bool:
