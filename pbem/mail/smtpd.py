@@ -4,7 +4,8 @@ For each message: the raw bytes are stored and committed (in a worker thread, of
 loop) before the 250 goes out; a database failure answers 451 (try again later), so the
 sending server keeps the mail.  Then background threads hand the messages on
 (`gateway.start_processing`): to the Celery task `pbem.process_inbound`
-(PBEM_MAIL_PROCESS=queue), or they process them themselves (inline: `make run`, tests).  Each
+(PBEM_MAIL_PROCESS=queue; it follows PBEM_ADVANCE, so production and `make run` queue), or
+they process them themselves (inline: a set-up without a worker, tests).  Each
 game's mails keep one thread (a lane), in order of arrival; different games' mails go on side
 by side (one lane in all on SQLite, which has one writer).  In inline
 mode this process also delivers the replies when SMTP is configured (`serve`).
