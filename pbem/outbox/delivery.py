@@ -313,9 +313,10 @@ def deliver_pending(session: Session, settings: MailSettings | None = None, limi
     return counts
 
 
-def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
-    """Once the session commits: queue `pbem.deliver_mail` for the row, or (no worker)
-    deliver it at once in a session of its own.  Nothing without SMTP."""
+def deliver_after_commit(session: Session, message: OutboxMessage | int) -> None:
+    """Once the session commits: queue `pbem.deliver_mail` for the row (an ORM object, or the
+    id of one inserted with Core), or (no worker) deliver it at once in a session of its own.
+    Nothing without SMTP."""
     try:
         settings = load()
     except RuntimeError:
@@ -326,6 +327,8 @@ def deliver_after_commit(session: Session, message: OutboxMessage) -> None:
     app = _current_app()
 
     def outbox_id() -> int | None:
+        if isinstance(message, int):
+            return message
         identity = inspect(message).identity
         return identity[0] if identity else None
 

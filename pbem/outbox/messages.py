@@ -11,15 +11,16 @@ Once the row's transaction commits it is handed on for delivery (pbem/outbox/del
 from __future__ import annotations
 
 import re
-from typing import Collection, NamedTuple, Sequence
+from typing import Any, Collection, NamedTuple, Sequence
 
-from sqlalchemy import select
+from sqlalchemy import Select, insert, literal, select, true
 from sqlalchemy.orm import Session
 
-from pbem.models import OutboxMessage
+from pbem.models import OutboxMessage, now
 from pbem.outbox.delivery import deliver_after_commit
 from pbem.outbox.marker import with_marker, with_marker_html
 from pbem.outbox.models import PART_NAME_MAX, MailDelivery, OutboxPart
+from pbem.writes import Write, together
 
 SUBJECT_MAX = 200
 _MIME_TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
@@ -46,15 +47,14 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
     not queued, the first one is returned.  `html`: an HTML alternative of `body`; `parts`:
     inline pictures and attachments (MailPart).  `key_checked`: the caller asked `queued_keys`
     in this transaction already."""
-    # Headers cannot hold line breaks; a title with one would otherwise inject headers later.
-    subject = " ".join(subject.split())[:SUBJECT_MAX]
     if key is not None and not key_checked:
         existing = _keyed(session, key)
         if existing is not None:
             return existing.message
     parts = _checked(parts)
-    if reply_to is not None:  # a reply acts for a seat: mark where our text begins
-        body, html = with_marker(body), with_marker_html(html) if html is not None else None
+    subject, body = _clean(subject), _marked(body, reply_to)
+    if reply_to is not None and html is not None:
+        html = with_marker_html(html)
     message = OutboxMessage(to_address=to, subject=subject, body=body, topic=topic)
     session.add(message)
     if reply_to is not None or headers or key is not None or html is not None or parts:
@@ -65,6 +65,88 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
         _add_parts(session, message, parts)
     deliver_after_commit(session, message)
     return message
+
+
+class Mail(NamedTuple):
+    """A plain-text mail for `send_mails`: what `send_mail` takes without headers, HTML or parts."""
+
+    to: str
+    subject: str
+    body: str
+    topic: str
+    reply_to: str | None = None
+    key: str | None = None
+
+
+def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Write] = ()) -> list[int]:
+    """Queue these plain-text mails, whose keys the caller checked with `queued_keys` in this
+    transaction: `send_mail(..., key_checked=True)` for each, with Core statements instead of
+    the ORM's unit of work (the advance's turn and result mails, issue 18).  On PostgreSQL one
+    statement however many: each outbox row and its delivery row in data-modifying CTEs, and
+    `writes` (Core writes of other tables, `pbem.writes.together`).  The new rows' ids, in the
+    order of `mails`."""
+    rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in mails]
+    if rows and session.get_bind().dialect.name == "postgresql":
+        ids = list(together(session, _one_statement(rows), writes).one())
+    else:  # SQLite has no data-modifying CTEs: a statement per row
+        for write in writes:
+            session.execute(write)
+        ids = [_insert_one(session, outbox, delivery) for outbox, delivery in rows]
+    for ident in ids:
+        deliver_after_commit(session, ident)
+    return ids
+
+
+_OUTBOX = OutboxMessage.__table__
+_DELIVERY = MailDelivery.__table__
+
+
+def _outbox_row(mail: Mail) -> dict[str, Any]:
+    return {"to_address": mail.to, "subject": _clean(mail.subject), "body": _marked(mail.body, mail.reply_to),
+            "topic": mail.topic, "created_at": now()}
+
+
+def _delivery_row(mail: Mail) -> dict[str, Any] | None:
+    """The mail's `mail_delivery` row less its outbox id (None: it needs none, as in `send_mail`)."""
+    if mail.reply_to is None and mail.key is None:
+        return None
+    return {"key": mail.key, "reply_to": mail.reply_to, "attempts": 0}
+
+
+def _insert_one(session: Session, outbox: dict[str, Any], delivery: dict[str, Any] | None) -> int:
+    ident = session.execute(insert(_OUTBOX).values(outbox)).inserted_primary_key[0]
+    if delivery is not None:
+        session.execute(insert(_DELIVERY).values(outbox_id=ident, **delivery))
+    return int(ident)
+
+
+def _one_statement(rows: list[tuple[dict[str, Any], dict[str, Any] | None]]) -> Select[Any]:
+    """WITH o0 AS (INSERT INTO outbox ... RETURNING id), d0 AS (INSERT INTO mail_delivery
+    SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids."""
+    inserted, deliveries = [], []
+    for n, (outbox, delivery) in enumerate(rows):
+        row = insert(_OUTBOX).values(outbox).returning(_OUTBOX.c.id).cte(f"o{n}")
+        inserted.append(row)
+        if delivery is not None:
+            columns = list(delivery)
+            deliveries.append(insert(_DELIVERY).from_select(
+                ["outbox_id", *columns],
+                select(row.c.id, *(literal(delivery[name], _DELIVERY.c[name].type) for name in columns)))
+                .cte(f"d{n}"))
+    rows_joined = inserted[0]
+    for row in inserted[1:]:  # one row each: side by side
+        rows_joined = rows_joined.join(row, true())
+    return select(*(row.c.id.label(row.name) for row in inserted)).select_from(rows_joined).add_cte(*deliveries)
+
+
+def _clean(subject: str) -> str:
+    """Headers cannot hold line breaks; a title with one would otherwise inject headers later."""
+    return " ".join(subject.split())[:SUBJECT_MAX]
+
+
+def _marked(body: str, reply_to: str | None) -> str:
+    """A reply to a mail with a Reply-To acts for a seat: mark where our text begins."""
+    return with_marker(body) if reply_to is not None else body
 
 
 def _checked(parts: Sequence[MailPart]) -> list[MailPart]:

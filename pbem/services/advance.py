@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import delete, insert, inspect, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import get_game
 from engine.core import GameState, OrderError, decision_line, forced_order
@@ -51,6 +52,7 @@ from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
+from pbem.writes import Write
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -147,9 +149,9 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     if state.is_over():  # orders queued for turns that will never come
         run.consumed.extend(row for rows in queue.values() for row in rows)
     run.expire_turns()
-    for row in run.consumed:
-        if row not in run.forced:  # a forced answer applied in this very run was never stored
-            session.delete(row)
+    # The advance's writes, sent with the game's UPDATE (no unit of work at commit): the orders
+    # used up (a forced answer applied in this very run was never stored), the seats' changes.
+    writes = _deleted(session, [row for row in run.consumed if row not in run.forced])
     owed = {} if state.is_over() else _owed(state)
     anew = _owed_anew(lines, owed_before, owed, _per_order(state))
     newly_waiting = []
@@ -157,11 +159,12 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         owes = seat_name in owed and seat.bot is None and seat.stand_in is None and not queue.get(seat_name)
         if owes and (not seat.waiting or seat_name in anew):
             newly_waiting.append(seat)
-        seat.waiting = owes
+        values: dict[str, Any] = {"waiting": owes}
         if seat_name in run.errors:
-            seat.last_error = run.errors[seat_name]
+            values["last_error"] = run.errors[seat_name]
         if seat_name in run.held:
-            seat.queue_held_seq = run.held[seat_name]
+            values["queue_held_seq"] = run.held[seat_name]
+        writes.extend(_seat_changes(seat, values))
         if seat_name in run.turn_errors:  # the event: where in the log the turn was refused
             mail_seat(session, game, seat.user, f"at{run.held[seat_name]}",
                       f"{game.title}: a queued turn could not be played",
@@ -171,11 +174,15 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     acted = {name for name, rows in queue.items() if any(row not in run.consumed for row in rows)}
     with session.no_autoflush:  # the new decision and deadline go with the version, below
         schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
-        if lines or changes:
-            bump_version(session, game, **changes)  # the compare-and-set: one UPDATE of the game
-        if lines:  # one INSERT for all; no objects: nothing in the transaction reads them back
-            session.execute(_LOG_INSERT, [_log_row(game.id, seq, line, run.by.get(seq - 1, "player"))
-                                          for seq, line in enumerate(lines, start=before + 1)])
+        # The order log with no objects: nothing in the transaction reads them back.  An INSERT
+        # a line (one of many rows would be compiled anew each time: SQLAlchemy caches none).
+        log = [insert(_LOG).values(_log_row(game.id, seq, line, run.by.get(seq - 1, "player")))
+               for seq, line in enumerate(lines, start=before + 1)]
+        if lines or changes:  # the compare-and-set: one UPDATE of the game, the other writes with it
+            bump_version(session, game, writes=[*writes, *log], **changes)
+        else:
+            for write in writes:
+                session.execute(write)
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
     if changes.get("status") == Game.FINISHED:
@@ -189,7 +196,30 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     return Advanced(lines, version, finished, run.settle_until)
 
 
-_LOG_INSERT = insert(OrderLogEntry.__table__)  # type: ignore[arg-type]
+_LOG = OrderLogEntry.__table__
+
+
+def _deleted(session: Session, rows: list[PendingOrder | QueuedTurn]) -> list[Write]:
+    """The orders an advance used up, out of the session now; the DELETEs of those stored,
+    one per table, for the caller to send."""
+    stored: dict[Any, list[int]] = defaultdict(list)
+    for row in rows:
+        if inspect(row).persistent:
+            stored[type(row).__table__].append(row.id)
+        session.expunge(row)  # one added in this transaction and not yet flushed is simply never written
+    return [delete(table).where(table.c.id.in_(ids)) for table, ids in stored.items()]
+
+
+def _seat_changes(seat: Seat, values: dict[str, Any]) -> list[Write]:
+    """The UPDATE of the seat's columns whose `values` differ (none if none do), for the caller
+    to send; the seat object takes them as already written."""
+    changed = {key: value for key, value in values.items() if getattr(seat, key) != value}
+    for key, value in changed.items():
+        set_committed_value(seat, key, value)
+    return [update(_SEATS).where(_SEATS.c.id == seat.id).values(changed)] if changed else []
+
+
+_SEATS = Seat.__table__
 
 
 def _log_row(game_id: int, seq: int, line: str, by: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ its compare-and-set with StaleGame instead of overwriting.
 from __future__ import annotations
 
 from functools import cache, wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from sqlalchemy import Select, bindparam, inspect, select, update
 from sqlalchemy.orm import Session, contains_eager, joinedload
@@ -18,6 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from pbem.live import changed
 from pbem.models import Game, Seat, User, now
 from pbem.services.errors import NotFound, StaleGame
+from pbem.writes import Write, together
 
 
 def lock_game(session: Session, game_id: int, *, people: bool = False, pending: bool = False,
@@ -97,9 +98,10 @@ def claim_games(session: Session, game_ids: list[int]) -> list[Game]:
     return list(session.scalars(query, {"game_ids": claimed}).unique())
 
 
-def bump_version(session: Session, game: Game, **changes: Any) -> None:
+def bump_version(session: Session, game: Game, *, writes: Sequence[Write] = (), **changes: Any) -> None:
     """Set `changes` and version + 1, only if nobody changed the game since we read it (with
-    whatever else of the game's columns the session has changed: one UPDATE)."""
+    whatever else of the game's columns the session has changed: one UPDATE).  `writes`: Core
+    writes of other tables sent with it (`pbem.writes.together`: one statement on PostgreSQL)."""
     expected = game.version
     # The game's own changes not written yet (a new deadline...) go in the same UPDATE.
     # Only the attributes set since the load are looked at (`committed_state`): asking each
@@ -108,8 +110,8 @@ def bump_version(session: Session, game: Game, **changes: Any) -> None:
     unwritten = {key: state.dict[key] for key in list(state.committed_state)
                  if key in _COLUMNS and state.attrs[key].history.added}
     values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
-    result = session.execute(update(Game).where(Game.id == game.id, Game.version == expected)
-                             .values(**values).execution_options(synchronize_session=False))
+    result = together(session, update(Game).where(Game.id == game.id, Game.version == expected)
+                      .values(**values).execution_options(synchronize_session=False), writes)
     if result.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         raise StaleGame("the game changed meanwhile; try again")

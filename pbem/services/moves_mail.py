@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from sqlalchemy import ColumnElement, and_, false, or_, select, update
 from sqlalchemy.orm import Session, contains_eager, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
@@ -31,6 +32,7 @@ from pbem.services import links
 from pbem.services.links import base_url
 from pbem.services.state import game_states, player_names
 from pbem.timezones import zone
+from pbem.writes import Write
 
 log = logging.getLogger(__name__)
 
@@ -121,20 +123,25 @@ def since_last_turn(session: Session, game: Game, state: Any, seat: Seat) -> str
 
 
 def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat], *,
-                     locked: bool = False, views: dict[str, dict[str, Any]] | None = None) -> dict[int, str]:
+                     locked: list[Write] | None = None, views: dict[str, dict[str, Any]] | None = None
+                     ) -> dict[int, str]:
     """`since_last_turn` for several seats of one game (by seat id; "" or absent: nothing):
     their cursors locked and moved in two statements, however many seats.  `locked`: the
     caller read these seats' rows locked in this transaction (lock_game(..., people=True)),
-    so their cursors are current and move with the seats' other changes.  `views`: the
-    seats' views of `state` by seat name, if the caller has them."""
+    so their cursors are current; the UPDATEs that move them are added to this list, for the
+    caller to send with its mails (`send_mails(writes=...)`).  `views`: the seats' views of
+    `state` by seat name, if the caller has them."""
     readers = [seat for seat in seats if _wants(seat, DIGEST) is not None]
     if not readers:
         return {}
-    if locked:
+    if locked is not None:
         news = [_news(game, state, seat, seat.events_reported or 0, (views or {}).get(seat.name or ""))
                 for seat in readers]
         for item in news:
-            item.seat.events_reported = item.end
+            if item.end != item.start:
+                locked.append(update(Seat.__table__).where(Seat.__table__.c.id == item.seat.id)
+                              .values(events_reported=item.end))
+                set_committed_value(item.seat, "events_reported", item.end)  # written by those UPDATEs
     else:
         query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))
         if session.get_bind().dialect.name != "sqlite":  # SQLite: the writer holds the database lock

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from pbem.games import presentation
 from pbem.models import Game, Seat, User
 from pbem.outbox.delivery import PREFERENCES
-from pbem.outbox.messages import queued_keys, send_mail
+from pbem.outbox.messages import Mail, queued_keys, send_mail, send_mails
 from pbem.outbox.seat_tokens import seat_reply_address, seat_reply_addresses
 from pbem.services import kinds, links, moves_mail
 from pbem.services.clock import clock_text
@@ -35,6 +35,7 @@ from pbem.services.links import base_url
 from pbem.services.policy import policy_of
 from pbem.services.state import player_names
 from pbem.timezones import when
+from pbem.writes import Write
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +90,13 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
     if not asked:
         return
     views = {seat.name: state.view(seat.name) for seat in asked.values()}  # one per seat, for news and position
-    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()), locked=locked, views=views)
+    cursors: list[Write] = []  # the digest readers' cursors, moved with the mails
+    recaps = moves_mail.since_last_turns(session, game, state, list(asked.values()),
+                                         locked=cursors if locked else None, views=views)
     reply_to = seat_reply_addresses(session, list(asked.values()))
     url = links.game(base_url(), game.id)
     clock = policy_of(game).clock
+    mails = []
     for key, seat in asked.items():
         user = seat.user
         assert user is not None and user.primary_address is not None and seat.name is not None
@@ -100,12 +104,13 @@ def queue_turn_mails(session: Session, game: Game, state: Any, seats: Iterable[S
             if clock is not None and seat.deadline_at is not None else ""
         position = position_text(game, state, seat, views[seat.name])
         # Replies go to the seat's own token address; one mail per seat and decision.
-        send_mail(session, user.primary_address, turn_subject(game),
-                  f"{game.title}: it is your turn to {kinds.ask(game.kind, owed[seat.name])}.\n\n{timing}"
-                  + (f"{position}\n\n" if position else "")
-                  + "Reply to this mail with your orders, one per line (send HELP for help), "
-                  f"or open the game:\n{url}\n" + recaps.get(seat.id, ""),
-                  topic="turn", reply_to=reply_to[seat.name], key=key, key_checked=True)
+        mails.append(Mail(user.primary_address, turn_subject(game),
+                          f"{game.title}: it is your turn to {kinds.ask(game.kind, owed[seat.name])}.\n\n{timing}"
+                          + (f"{position}\n\n" if position else "")
+                          + "Reply to this mail with your orders, one per line (send HELP for help), "
+                          f"or open the game:\n{url}\n" + recaps.get(seat.id, ""),
+                          topic="turn", reply_to=reply_to[seat.name], key=key))
+    send_mails(session, mails, writes=cursors)
 
 
 def position_text(game: Game, state: Any, seat: Seat, view: dict[str, Any] | None = None) -> str:
@@ -160,8 +165,10 @@ def queue_result_mails(session: Session, game: Game, state: Any, seats: Iterable
     body = (f"{game.title} is over. {names.get(result['winner'], result['winner'])} wins.\n\n"
             + "\n".join(lines) + f"\n\nThe whole game, its record and a replay:\n{url}\n")
     reply_to = seat_reply_addresses(session, list(told.values()))
+    mails = []
     for key, seat in told.items():
         assert seat.user is not None and seat.user.primary_address is not None and seat.name is not None
         # HISTORY, BOARD still answer after the end: the seat's reply address stays.
-        send_mail(session, seat.user.primary_address, f"{game.title}: game over", body, topic="result", key=key,
-                  reply_to=reply_to[seat.name], key_checked=True)
+        mails.append(Mail(seat.user.primary_address, f"{game.title}: game over", body, topic="result",
+                          reply_to=reply_to[seat.name], key=key))
+    send_mails(session, mails)

@@ -122,8 +122,9 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
     if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
         return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True),
                        queued=True)
-    # The inline advance deleted (in this session) the rows it applied: no need to ask the database.
-    pending = [line for line, row in zip(canonical, rows, strict=True) if not inspect(row).was_deleted]
+    # The inline advance took the rows it applied out of this session (and deleted them): no need
+    # to ask the database.
+    pending = [line for line, row in zip(canonical, rows, strict=True) if not inspect(row).detached]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
 
 
