@@ -1,29 +1,55 @@
 """Several writes in one round trip (issue 18: an order's advance is mostly waiting on the
-database).
+database, and building statements anew costs more than sending them).
 
-`together(session, statement, writes)` executes a Core statement with other Core writes
-(INSERT, UPDATE, DELETE): on PostgreSQL as data-modifying CTEs of the statement, one
+`together(session, statement, params, writes)` executes a Core statement with other Core
+writes (INSERT, UPDATE, DELETE): on PostgreSQL as data-modifying CTEs of the statement, one
 statement sent; elsewhere (SQLite, `make run`'s default) one by one before it.  The writes
 must touch rows nothing else in the statement touches and must not need each other's
 effects (on PostgreSQL they all see the database as it was before the statement), and their
 own results are not seen: only the statement's.
+
+Statements are built once (`functools.cache` at their makers) with named bind parameters, so
+SQLAlchemy keys and compiles each shape once: a `Write` is such a statement and its values.
+Bind names must differ between the statement and its writes (the makers number them).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple, Sequence
 
 from sqlalchemy import Delete, Insert, Result, Select, Update
 from sqlalchemy.orm import Session
 
-Write = Insert | Update | Delete
+Statement = Insert | Update | Delete
 
 
-def together(session: Session, statement: Select[Any] | Write, writes: Sequence[Write] = (),
-             params: dict[str, Any] | None = None) -> Result[Any]:
-    """The result of `statement`, executed with `writes` (see the module's docstring)."""
-    if writes and session.get_bind().dialect.name == "postgresql":
-        statement = statement.add_cte(*(write.cte(f"w{n}") for n, write in enumerate(writes)))
-    else:
+class Write(NamedTuple):
+    statement: Statement  # built once, its values bound by name
+    params: dict[str, Any]
+
+
+def together(session: Session, statement: Select[Any] | Statement, params: dict[str, Any],
+             writes: Sequence[Write] = ()) -> Result[Any]:
+    """The result of `statement` with `params`, executed with `writes` (see above)."""
+    if not writes:
+        return session.execute(statement, params)
+    if session.get_bind().dialect.name == "postgresql":
+        merged = dict(params)
         for write in writes:
-            session.execute(write)
+            merged.update(write.params)
+        return session.execute(_with_ctes(statement, tuple(write.statement for write in writes)), merged)
+    execute(session, writes)
     return session.execute(statement, params)
+
+
+def execute(session: Session, writes: Sequence[Write]) -> None:
+    """The writes one by one (with nothing to send them with)."""
+    for write in writes:
+        session.execute(write.statement, write.params)
+
+
+@lru_cache(maxsize=512)
+def _with_ctes(statement: Select[Any] | Statement, writes: tuple[Statement, ...]) -> Select[Any] | Statement:
+    """`statement` WITH w0 AS (writes[0]), w1 AS (...): one object per combination, so its
+    cache key is computed once."""
+    return statement.add_cte(*(write.cte(f"w{n}") for n, write in enumerate(writes)))

@@ -11,16 +11,17 @@ Once the row's transaction commits it is handed on for delivery (pbem/outbox/del
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, Collection, NamedTuple, Sequence
 
-from sqlalchemy import Select, insert, literal, select, true
+from sqlalchemy import Select, bindparam, insert, select, true
 from sqlalchemy.orm import Session
 
 from pbem.models import OutboxMessage, now
 from pbem.outbox.delivery import deliver_after_commit
 from pbem.outbox.marker import with_marker, with_marker_html
 from pbem.outbox.models import PART_NAME_MAX, MailDelivery, OutboxPart
-from pbem.writes import Write, together
+from pbem.writes import Write, execute, together
 
 SUBJECT_MAX = 200
 _MIME_TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
@@ -87,10 +88,12 @@ def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Writ
     order of `mails`."""
     rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in mails]
     if rows and session.get_bind().dialect.name == "postgresql":
-        ids = list(together(session, _one_statement(rows), writes).one())
+        params = {f"m{n}_{key}": value for n, (outbox, delivery) in enumerate(rows)
+                  for key, value in {**outbox, **(delivery or {})}.items()}
+        ids = list(together(session, _one_statement(tuple(delivery is not None for _, delivery in rows)),
+                            params, writes).one())
     else:  # SQLite has no data-modifying CTEs: a statement per row
-        for write in writes:
-            session.execute(write)
+        execute(session, writes)
         ids = [_insert_one(session, outbox, delivery) for outbox, delivery in rows]
     for ident in ids:
         deliver_after_commit(session, ident)
@@ -99,6 +102,8 @@ def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Writ
 
 _OUTBOX = OutboxMessage.__table__
 _DELIVERY = MailDelivery.__table__
+_OUTBOX_COLUMNS = ("to_address", "subject", "body", "topic", "created_at")
+_DELIVERY_COLUMNS = ("key", "reply_to", "attempts")
 
 
 def _outbox_row(mail: Mail) -> dict[str, Any]:
@@ -114,25 +119,27 @@ def _delivery_row(mail: Mail) -> dict[str, Any] | None:
 
 
 def _insert_one(session: Session, outbox: dict[str, Any], delivery: dict[str, Any] | None) -> int:
-    ident = session.execute(insert(_OUTBOX).values(outbox)).inserted_primary_key[0]
+    ident = session.execute(insert(_OUTBOX), outbox).inserted_primary_key[0]
     if delivery is not None:
-        session.execute(insert(_DELIVERY).values(outbox_id=ident, **delivery))
+        session.execute(insert(_DELIVERY), {"outbox_id": ident, **delivery})
     return int(ident)
 
 
-def _one_statement(rows: list[tuple[dict[str, Any], dict[str, Any] | None]]) -> Select[Any]:
+@cache
+def _one_statement(delivered: tuple[bool, ...]) -> Select[Any]:
     """WITH o0 AS (INSERT INTO outbox ... RETURNING id), d0 AS (INSERT INTO mail_delivery
-    SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids."""
+    SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids; a
+    mail whose `delivered` is False has no delivery row.  Values bound as "m<n>_<column>"."""
     inserted, deliveries = [], []
-    for n, (outbox, delivery) in enumerate(rows):
-        row = insert(_OUTBOX).values(outbox).returning(_OUTBOX.c.id).cte(f"o{n}")
+    for n, has_delivery in enumerate(delivered):
+        row = insert(_OUTBOX).values({name: bindparam(f"m{n}_{name}") for name in _OUTBOX_COLUMNS}) \
+            .returning(_OUTBOX.c.id).cte(f"o{n}")
         inserted.append(row)
-        if delivery is not None:
-            columns = list(delivery)
+        if has_delivery:
             deliveries.append(insert(_DELIVERY).from_select(
-                ["outbox_id", *columns],
-                select(row.c.id, *(literal(delivery[name], _DELIVERY.c[name].type) for name in columns)))
-                .cte(f"d{n}"))
+                ["outbox_id", *_DELIVERY_COLUMNS],
+                select(row.c.id, *(bindparam(f"m{n}_{name}", type_=_DELIVERY.c[name].type).label(name)
+                                   for name in _DELIVERY_COLUMNS))).cte(f"d{n}"))
     rows_joined = inserted[0]
     for row in inserted[1:]:  # one row each: side by side
         rows_joined = rows_joined.join(row, true())

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, inspect, update
+from sqlalchemy import bindparam, delete, insert, inspect, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -52,7 +53,7 @@ from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
-from pbem.writes import Write
+from pbem.writes import Statement, Write, execute
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -155,7 +156,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     owed = {} if state.is_over() else _owed(state)
     anew = _owed_anew(lines, owed_before, owed, _per_order(state))
     newly_waiting = []
-    for seat_name, seat in seats.items():
+    for n, (seat_name, seat) in enumerate(seats.items()):
         owes = seat_name in owed and seat.bot is None and seat.stand_in is None and not queue.get(seat_name)
         if owes and (not seat.waiting or seat_name in anew):
             newly_waiting.append(seat)
@@ -164,7 +165,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
             values["last_error"] = run.errors[seat_name]
         if seat_name in run.held:
             values["queue_held_seq"] = run.held[seat_name]
-        writes.extend(_seat_changes(seat, values))
+        writes.extend(_seat_changes(n, seat, values))
         if seat_name in run.turn_errors:  # the event: where in the log the turn was refused
             mail_seat(session, game, seat.user, f"at{run.held[seat_name]}",
                       f"{game.title}: a queued turn could not be played",
@@ -174,15 +175,13 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     acted = {name for name, rows in queue.items() if any(row not in run.consumed for row in rows)}
     with session.no_autoflush:  # the new decision and deadline go with the version, below
         schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
-        # The order log with no objects: nothing in the transaction reads them back.  An INSERT
-        # a line (one of many rows would be compiled anew each time: SQLAlchemy caches none).
-        log = [insert(_LOG).values(_log_row(game.id, seq, line, run.by.get(seq - 1, "player")))
-               for seq, line in enumerate(lines, start=before + 1)]
+        # The order log with no objects: nothing in the transaction reads them back.
+        log = [_log_write(n, game.id, before + 1 + n, line, run.by.get(before + n, "player"))
+               for n, line in enumerate(lines)]
         if lines or changes:  # the compare-and-set: one UPDATE of the game, the other writes with it
             bump_version(session, game, writes=[*writes, *log], **changes)
         else:
-            for write in writes:
-                session.execute(write)
+            execute(session, writes)
     if lines or changes or newly_waiting:
         notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
     if changes.get("status") == Game.FINISHED:
@@ -197,6 +196,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
 
 
 _LOG = OrderLogEntry.__table__
+_SEATS = Seat.__table__
 
 
 def _deleted(session: Session, rows: list[PendingOrder | QueuedTurn]) -> list[Write]:
@@ -207,24 +207,45 @@ def _deleted(session: Session, rows: list[PendingOrder | QueuedTurn]) -> list[Wr
         if inspect(row).persistent:
             stored[type(row).__table__].append(row.id)
         session.expunge(row)  # one added in this transaction and not yet flushed is simply never written
-    return [delete(table).where(table.c.id.in_(ids)) for table, ids in stored.items()]
+    return [Write(_delete(table), {f"used_{table.name}": ids}) for table, ids in stored.items()]
 
 
-def _seat_changes(seat: Seat, values: dict[str, Any]) -> list[Write]:
+@cache
+def _delete(table: Any) -> Statement:
+    return delete(table).where(table.c.id.in_(bindparam(f"used_{table.name}", expanding=True)))
+
+
+def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:
     """The UPDATE of the seat's columns whose `values` differ (none if none do), for the caller
-    to send; the seat object takes them as already written."""
+    to send (`n`: the seat's place among those written together); the seat object takes them
+    as already written."""
     changed = {key: value for key, value in values.items() if getattr(seat, key) != value}
     for key, value in changed.items():
         set_committed_value(seat, key, value)
-    return [update(_SEATS).where(_SEATS.c.id == seat.id).values(changed)] if changed else []
+    if not changed:
+        return []
+    return [Write(_seat_update(n, tuple(sorted(changed))),
+                  {f"seat{n}_id": seat.id, **{f"seat{n}_{key}": value for key, value in changed.items()}})]
 
 
-_SEATS = Seat.__table__
+@cache
+def _seat_update(n: int, columns: tuple[str, ...]) -> Statement:
+    return update(_SEATS).where(_SEATS.c.id == bindparam(f"seat{n}_id")) \
+        .values({name: bindparam(f"seat{n}_{name}") for name in columns})
 
 
-def _log_row(game_id: int, seq: int, line: str, by: str) -> dict[str, Any]:
+def _log_write(n: int, game_id: int, seq: int, line: str, by: str) -> Write:
+    """The INSERT of the advance's `n`th order-log line (an INSERT a line: one of many rows
+    SQLAlchemy would compile anew each time)."""
     seat, text = split_line(line)
-    return {"game_id": game_id, "seq": seq, "seat": seat, "text": text, "by": by, "applied_at": now()}
+    row = {"game_id": game_id, "seq": seq, "seat": seat, "text": text, "by": by, "applied_at": now()}
+    return Write(_log_insert(n), {f"log{n}_{key}": value for key, value in row.items()})
+
+
+@cache
+def _log_insert(n: int) -> Statement:
+    return insert(_LOG).values({name: bindparam(f"log{n}_{name}")
+                                for name in ("game_id", "seq", "seat", "text", "by", "applied_at")})
 
 
 def _owed(state: GameState) -> dict[str, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache, wraps
 from typing import Any, Callable, Sequence, TypeVar
 
-from sqlalchemy import Select, bindparam, inspect, select, update
+from sqlalchemy import Select, Update, bindparam, inspect, select, update
 from sqlalchemy.orm import Session, contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -110,8 +110,11 @@ def bump_version(session: Session, game: Game, *, writes: Sequence[Write] = (), 
     unwritten = {key: state.dict[key] for key in list(state.committed_state)
                  if key in _COLUMNS and state.attrs[key].history.added}
     values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
-    result = together(session, update(Game).where(Game.id == game.id, Game.version == expected)
-                      .values(**values).execution_options(synchronize_session=False), writes)
+    # A Core UPDATE of the table (not the entity, and built once per set of columns): no ORM
+    # bulk-update machinery; the object is kept in step below.
+    result = together(session, _bump(tuple(sorted(values))),
+                      {"bump_game": game.id, "bump_expected": expected,
+                       **{f"bump_{key}": value for key, value in values.items()}}, writes)
     if result.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         raise StaleGame("the game changed meanwhile; try again")
@@ -122,6 +125,14 @@ def bump_version(session: Session, game: Game, *, writes: Sequence[Write] = (), 
 
 
 _COLUMNS = frozenset(column.key for column in inspect(Game).column_attrs)
+_GAMES = Game.__table__
+
+
+@cache
+def _bump(columns: tuple[str, ...]) -> Update:
+    """`bump_version`'s UPDATE of these columns."""
+    return update(_GAMES).where(_GAMES.c.id == bindparam("bump_game"), _GAMES.c.version == bindparam("bump_expected")) \
+        .values({name: bindparam(f"bump_{name}") for name in columns})
 
 F = TypeVar("F", bound=Callable[..., Any])
 
