@@ -31,13 +31,14 @@ from service_helpers import make_user
 
 # The most an order costs: the token; the game locked, then read with its seats and pending
 # orders (after the lock: tests/service/test_lock_reads.py); the order; then the advance: the
-# game locked, then read again with everything it
-# works on (seats, people with their last vacation's end, reply tokens, pending and queued
-# orders), the vacations that stretch a deadline (only if one ends after the decision began), one UPDATE of the game (version, decision, deadline), the order log,
-# the orders applied, the seats, and the turn mails of every seat that newly owes a decision
-# (two INSERTs however many); the game's last order asks for its final report, result mails
-# and league instead of vacations.
-STATEMENTS = 15
+# game locked, then read again with everything it works on (seats, people with their last
+# vacation's end, reply tokens, pending and queued orders), the vacations that stretch a
+# deadline (only if one ends after the decision began), one UPDATE of the game (version,
+# decision, deadline) that carries the order log, the orders applied and the seats' changes
+# (pbem/writes.py: data-modifying CTEs), and the turn mails of every seat that newly owes a
+# decision with the readers' news cursors (one statement however many); the game's last order
+# asks for its final report, result mails and league instead of vacations.  Most orders take 9.
+STATEMENTS = 12
 EARLY = 10  # the first orders of a game; the late ones are its last EARLY orders
 
 
