@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, delete, inspect, select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, delete, insert, inspect, select
+from sqlalchemy.orm import Session, make_transient_to_detached
 
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
@@ -111,11 +111,11 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
     canonical = _check(state, seat_name, text)
     for replaced in [row for row in game.pending_orders if row.seat == seat_name]:
         session.delete(replaced)
-    rows = [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel, user_id=user_id)
-            for line in canonical]
-    session.add_all(rows)
+    rows = _stored(session, [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel,
+                                          user_id=user_id, submitted_at=now()) for line in canonical])
     changed(session, game_id)  # "orders in" moved for every open page of the game
-    seat.last_error = None
+    if seat.last_error is not None:  # assigned only if it changes: an untouched seat needs no flush
+        seat.last_error = None
     if channel != "bot":
         seat_acted(seat)  # a missed-deadline run ends; an abandoned seat is theirs again
     session.commit()  # committed before acknowledged
@@ -126,6 +126,22 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
     # to ask the database.
     pending = [line for line, row in zip(canonical, rows, strict=True) if not inspect(row).detached]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
+
+
+def _stored(session: Session, rows: list[PendingOrder]) -> list[PendingOrder]:
+    """The rows inserted now, in one Core INSERT (no unit of work at the commit), and in the
+    session as if loaded: the advance that reads them back finds these very objects."""
+    ids = session.scalars(_INSERT_PENDING, [{column: getattr(row, column) for column in _PENDING_COLUMNS}
+                                            for row in rows]).all()
+    for row, ident in zip(rows, ids, strict=True):
+        row.id = ident
+        make_transient_to_detached(row)
+        session.add(row)
+    return rows
+
+
+_PENDING_COLUMNS = ("game_id", "seat", "text", "channel", "user_id", "submitted_at")
+_INSERT_PENDING = insert(PendingOrder.__table__).returning(PendingOrder.__table__.c.id, sort_by_parameter_order=True)
 
 
 def _check(state: Any, seat: str, text: str) -> list[str]:

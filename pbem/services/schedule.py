@@ -169,7 +169,8 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
         if clock is not None:
             settle(session, game, clock, now)  # the decision that ended takes its time from the reserves
         game.decision_seq, game.decision_at = seq, now
-        game.extended_hours, game.deadline_delay, game.reminded = 0, 0, None
+        if (game.extended_hours, game.deadline_delay, game.reminded) != (0, 0, None):  # only a change: no flush
+            game.extended_hours, game.deadline_delay, game.reminded = 0, 0, None
         for seat in game.seats:  # a queue hold lasts for the decision it was set in
             if seat.queue_held_seq is not None and seat.queue_held_seq != seq:
                 seat.queue_held_seq = None
@@ -180,7 +181,9 @@ def schedule(session: Session, game: Game, now: datetime, state: GameState | Non
     deadline = min(deadlines.values(), default=None)
     if deadline != game.deadline_at:
         game.deadline_at = deadline
-        game.reminded = _reminded(game, deadline, game.reminded, now)
+        reminded = _reminded(game, deadline, game.reminded, now)
+        if reminded != game.reminded:
+            game.reminded = reminded
     return before != (game.deadline_at, game.decision_seq)
 
 

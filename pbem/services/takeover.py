@@ -120,7 +120,8 @@ def offer_seat(session: Session, game: Game, seat: Seat, now: datetime, bot: str
 def seat_acted(seat: Seat) -> None:
     """The seat's person gave an order of their own: the run of missed deadlines ends, and a
     seat offered to a replacement is theirs again."""
-    seat.missed_in_row = 0
+    if seat.missed_in_row:  # assigned only if it changes: an untouched seat needs no flush
+        seat.missed_in_row = 0
     if seat.stand_in_reason == "abandoned":
         seat.stand_in = seat.stand_in_reason = None
         seat.replacement_offered_at = None
