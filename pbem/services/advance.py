@@ -207,12 +207,14 @@ def _deleted(session: Session, rows: list[PendingOrder | QueuedTurn]) -> list[Wr
         if inspect(row).persistent:
             stored[type(row).__table__].append(row.id)
         session.expunge(row)  # one added in this transaction and not yet flushed is simply never written
-    return [Write(_delete(table), {f"used_{table.name}": ids}) for table, ids in stored.items()]
+    return [Write(_delete(table, len(ids)), {f"used_{table.name}{n}": ident for n, ident in enumerate(ids)})
+            for table, ids in stored.items()]
 
 
 @cache
-def _delete(table: Any) -> Statement:
-    return delete(table).where(table.c.id.in_(bindparam(f"used_{table.name}", expanding=True)))
+def _delete(table: Any, count: int) -> Statement:
+    """DELETE of `count` rows by id: a bind each (an "expanding" IN would be rendered anew each time)."""
+    return delete(table).where(table.c.id.in_([bindparam(f"used_{table.name}{n}") for n in range(count)]))
 
 
 def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:
