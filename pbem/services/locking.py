@@ -27,12 +27,7 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
     `people`: also each seat's person (with the end of their last vacation), their
     addresses and the seat's reply token (an advance mails them), the seats' rows locked too; `pending`: its pending orders
     (`Game.pending_orders`); `queued`: its turns queued ahead (`Game.queued_turns`)."""
-    if session.get_bind().dialect.name == "sqlite":
-        # SQLite has no row locks.  A write that changes nothing takes the database's write
-        # lock now, so concurrent writers queue here instead of failing at commit.
-        session.execute(update(Game).where(Game.id == game_id).values(version=Game.version)
-                        .execution_options(synchronize_session=False))
-    elif session.execute(_LOCK, {"game_id": game_id}).first() is None:
+    if not lock_row(session, Game, game_id):
         raise NotFound(f"there is no game {game_id}")
     # Read once the lock is ours, in a statement of its own: a SELECT ... FOR UPDATE that
     # waited re-reads only the rows it locks, and takes the rows it joins (pending orders,
@@ -45,7 +40,21 @@ def lock_game(session: Session, game_id: int, *, people: bool = False, pending: 
     return game
 
 
-_LOCK = select(Game.id).where(Game.id == bindparam("game_id")).with_for_update()
+def lock_row(session: Session, model: Any, ident: int) -> bool:
+    """Lock the row of `model` with this id for this transaction, in a statement of its own;
+    False if there is none.  SQLite has no row locks: a write that changes nothing takes the
+    database's write lock now, so concurrent writers queue here instead of failing at commit."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    result = session.execute(_lock_statement(model, sqlite), {"ident": ident})
+    return bool(result.rowcount == 1 if sqlite else result.first() is not None)  # type: ignore[attr-defined]
+
+
+@cache
+def _lock_statement(model: Any, sqlite: bool) -> Any:
+    table = model.__table__
+    if sqlite:
+        return update(table).where(table.c.id == bindparam("ident")).values(id=table.c.id)
+    return select(table.c.id).where(table.c.id == bindparam("ident")).with_for_update()
 
 
 @cache

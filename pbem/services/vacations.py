@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any, Iterable
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from pbem.models import Game, Seat, User, Vacation
 from pbem.services.advance import advance
 from pbem.services.errors import Conflict, Invalid, NotFound, StaleGame
 from pbem.services.events import log_event
-from pbem.services.locking import bump_version, claim_game, lock_game, unit_of_work
+from pbem.services.locking import bump_version, claim_game, lock_game, lock_row, unit_of_work
 from pbem.services.notify import mail_user
 from pbem.services.policy import policy_from
 from pbem.services.schedule import schedule
@@ -63,17 +63,6 @@ def _days(span: timedelta) -> str:
     return f"{days:g} days" if days == int(days) else f"{days:.1f} days"
 
 
-def lock_person(session: Session, user_id: int) -> None:
-    """The person's row, locked for this transaction, so that two declarations at once see
-    each other's vacation: locking the vacations already there would not stop a second one
-    being added beside them.  SQLite: its write lock, taken now (as pbem/services/locking.py)."""
-    if session.get_bind().dialect.name == "sqlite":
-        session.execute(update(User).where(User.id == user_id).values(id=User.id)
-                        .execution_options(synchronize_session=False))
-    else:
-        session.execute(select(User.id).where(User.id == user_id).with_for_update())
-
-
 @unit_of_work
 def declare_vacation(session: Session, user: User, starts_at: datetime, ends_at: datetime,
                      now: datetime) -> Vacation:
@@ -90,7 +79,9 @@ def declare_vacation(session: Session, user: User, starts_at: datetime, ends_at:
         raise Invalid(TOO_LONG)
     if starts_at > now + MAX_AHEAD:
         raise Invalid(TOO_FAR_AHEAD)
-    lock_person(session, user.id)
+    # The person's row, locked, so that two declarations at once see each other's vacation:
+    # locking the vacations already there would not stop a second one being added beside them.
+    lock_row(session, User, user.id)
     mine = list(session.scalars(select(Vacation).where(Vacation.user_id == user.id,
                                                        Vacation.ends_at > starts_at - YEAR)))
     if any(v.starts_at < ends_at and v.ends_at > starts_at for v in mine):

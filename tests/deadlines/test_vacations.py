@@ -6,7 +6,8 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from pbem.models import Vacation, now
+from pbem.models import User, Vacation, now
+from pbem.services.locking import lock_row
 from pbem.services import accounts, vacations
 from pbem.services.policy import policy_of
 from pbem.services.errors import Conflict, Invalid, NotFound
@@ -182,7 +183,7 @@ def test_two_declarations_at_once_see_each_other(session, ana):
                 outcome["second"] = str(refused)
 
     with Session(bind) as first:
-        vacations.lock_person(first, ana.id)
+        lock_row(first, User, ana.id)
         first.add(Vacation(user_id=ana.id, starts_at=NOW + DAY, ends_at=NOW + 5 * DAY, created_at=NOW))
         first.flush()
         holder = first.scalar(text("SELECT pg_backend_pid()"))
