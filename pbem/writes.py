@@ -14,10 +14,10 @@ Bind names must differ between the statement and its writes (the makers number t
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Delete, Insert, Result, Select, Update
+from sqlalchemy import Delete, Insert, Result, Select, Update, bindparam, insert, update
 from sqlalchemy.orm import Session
 
 Statement = Insert | Update | Delete
@@ -53,3 +53,21 @@ def _with_ctes(statement: Select[Any] | Statement, writes: tuple[Statement, ...]
     """`statement` WITH w0 AS (writes[0]), w1 AS (...): one object per combination, so its
     cache key is computed once."""
     return statement.add_cte(*(write.cte(f"w{n}") for n, write in enumerate(writes)))
+
+
+@cache
+def row_update(table: Any, prefix: str, columns: tuple[str, ...]) -> Update:
+    """UPDATE `table` SET each column = :<prefix>_<column> WHERE id = :<prefix>_id."""
+    return update(table).where(table.c.id == bindparam(f"{prefix}_id")) \
+        .values({name: bindparam(f"{prefix}_{name}") for name in columns})
+
+
+@cache
+def row_insert(table: Any, prefix: str, columns: tuple[str, ...]) -> Insert:
+    """INSERT INTO `table` one row, each column's value bound as :<prefix>_<column>."""
+    return insert(table).values({name: bindparam(f"{prefix}_{name}") for name in columns})
+
+
+def bound(prefix: str, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` named as `row_update` and `row_insert` bind them."""
+    return {f"{prefix}_{key}": value for key, value in values.items()}

@@ -21,7 +21,7 @@ from pbem.models import OutboxMessage, now
 from pbem.outbox.delivery import deliver_after_commit
 from pbem.outbox.marker import with_marker, with_marker_html
 from pbem.outbox.models import PART_NAME_MAX, MailDelivery, OutboxPart
-from pbem.writes import Write, execute, together
+from pbem.writes import Write, execute, row_insert, together
 
 SUBJECT_MAX = 200
 _MIME_TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
@@ -132,8 +132,7 @@ def _one_statement(delivered: tuple[bool, ...]) -> Select[Any]:
     mail whose `delivered` is False has no delivery row.  Values bound as "m<n>_<column>"."""
     inserted, deliveries = [], []
     for n, has_delivery in enumerate(delivered):
-        row = insert(_OUTBOX).values({name: bindparam(f"m{n}_{name}") for name in _OUTBOX_COLUMNS}) \
-            .returning(_OUTBOX.c.id).cte(f"o{n}")
+        row = row_insert(_OUTBOX, f"m{n}", _OUTBOX_COLUMNS).returning(_OUTBOX.c.id).cte(f"o{n}")
         inserted.append(row)
         if has_delivery:
             deliveries.append(insert(_DELIVERY).from_select(

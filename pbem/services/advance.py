@@ -36,7 +36,7 @@ from functools import cache
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, inspect, update
+from sqlalchemy import bindparam, delete, inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -53,7 +53,7 @@ from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
-from pbem.writes import Statement, Write, execute
+from pbem.writes import Statement, Write, bound, execute, row_insert, row_update
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -226,14 +226,7 @@ def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:
         set_committed_value(seat, key, value)
     if not changed:
         return []
-    return [Write(_seat_update(n, tuple(sorted(changed))),
-                  {f"seat{n}_id": seat.id, **{f"seat{n}_{key}": value for key, value in changed.items()}})]
-
-
-@cache
-def _seat_update(n: int, columns: tuple[str, ...]) -> Statement:
-    return update(_SEATS).where(_SEATS.c.id == bindparam(f"seat{n}_id")) \
-        .values({name: bindparam(f"seat{n}_{name}") for name in columns})
+    return [Write(row_update(_SEATS, f"seat{n}", tuple(sorted(changed))), bound(f"seat{n}", {"id": seat.id, **changed}))]
 
 
 def _log_write(n: int, game_id: int, seq: int, line: str, by: str) -> Write:
@@ -241,13 +234,7 @@ def _log_write(n: int, game_id: int, seq: int, line: str, by: str) -> Write:
     SQLAlchemy would compile anew each time)."""
     seat, text = split_line(line)
     row = {"game_id": game_id, "seq": seq, "seat": seat, "text": text, "by": by, "applied_at": now()}
-    return Write(_log_insert(n), {f"log{n}_{key}": value for key, value in row.items()})
-
-
-@cache
-def _log_insert(n: int) -> Statement:
-    return insert(_LOG).values({name: bindparam(f"log{n}_{name}")
-                                for name in ("game_id", "seq", "seat", "text", "by", "applied_at")})
+    return Write(row_insert(_LOG, f"log{n}", tuple(row)), bound(f"log{n}", row))
 
 
 def _owed(state: GameState) -> dict[str, str]:

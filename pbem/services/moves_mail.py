@@ -17,10 +17,9 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from typing import Any, Callable
 
-from sqlalchemy import ColumnElement, and_, bindparam, false, or_, select, update
+from sqlalchemy import ColumnElement, and_, false, or_, select, update
 from sqlalchemy.orm import Session, contains_eager, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -33,7 +32,7 @@ from pbem.services import links
 from pbem.services.links import base_url
 from pbem.services.state import game_states, player_names
 from pbem.timezones import zone
-from pbem.writes import Statement, Write
+from pbem.writes import Write, bound, row_update
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +140,8 @@ def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat]
         for item in news:
             if item.end != item.start:
                 n = len(locked)
-                locked.append(Write(_cursor_update(n), {f"cursor{n}_seat": item.seat.id, f"cursor{n}_end": item.end}))
+                locked.append(Write(row_update(Seat.__table__, f"cursor{n}", ("events_reported",)),
+                                    bound(f"cursor{n}", {"id": item.seat.id, "events_reported": item.end})))
                 set_committed_value(item.seat, "events_reported", item.end)  # written by those UPDATEs
     else:
         query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))
@@ -153,14 +153,6 @@ def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat]
         session.execute(update(Seat).execution_options(synchronize_session=False),
                         [{"id": item.seat.id, "events_reported": item.end} for item in news])
     return {item.seat.id: f"\n{RECAP}\n" + "\n".join(item.lines) + "\n" for item in news if item.lines}
-
-
-@cache
-def _cursor_update(n: int) -> Statement:
-    """The UPDATE moving a seat's cursor, the `n`th of those sent together."""
-    seats = Seat.__table__
-    return update(seats).where(seats.c.id == bindparam(f"cursor{n}_seat")) \
-        .values(events_reported=bindparam(f"cursor{n}_end"))
 
 
 # ---- the daily digest (run by the deadline tick) --------------------------------------------

@@ -11,14 +11,13 @@ from pbem.models import OutboxMessage, Seat
 from pbem.outbox.marker import with_marker
 from pbem.outbox.messages import Mail, queued_keys, send_mails
 from pbem.outbox.models import MailDelivery
-from pbem.services import moves_mail
-from pbem.writes import Write
+from pbem.writes import Write, bound, row_update
 
 
 def test_several_mails_each_with_its_delivery_row_and_a_write_sent_with_them(app, session, ana, bo):
     game = two_humans(session, ana, bo)
     seat = session.scalars(select(Seat).where(Seat.game_id == game.id, Seat.user_id == ana.id)).one()
-    cursor = moves_mail._cursor_update(0)
+    cursor = row_update(Seat.__table__, "cursor0", ("events_reported",))
     statements = []
     with app.app_context():
         engine = db.engine
@@ -31,7 +30,7 @@ def test_several_mails_each_with_its_delivery_row_and_a_write_sent_with_them(app
              Mail("bo@example.com", "Third", "three", "turn", key="k:3")]
     event.listen(engine, "before_cursor_execute", count)
     try:
-        ids = send_mails(session, mails, writes=[Write(cursor, {"cursor0_seat": seat.id, "cursor0_end": 41})])
+        ids = send_mails(session, mails, writes=[Write(cursor, bound("cursor0", {"id": seat.id, "events_reported": 41}))])
     finally:
         event.remove(engine, "before_cursor_execute", count)
     session.commit()
@@ -55,8 +54,8 @@ def test_several_mails_each_with_its_delivery_row_and_a_write_sent_with_them(app
 def test_no_mails_still_sends_the_writes(session, ana, bo):
     game = two_humans(session, ana, bo)
     seat = session.scalars(select(Seat).where(Seat.game_id == game.id, Seat.user_id == bo.id)).one()
-    assert send_mails(session, [], writes=[Write(moves_mail._cursor_update(0),
-                                                            {"cursor0_seat": seat.id, "cursor0_end": 7})]) == []
+    cursor = row_update(Seat.__table__, "cursor0", ("events_reported",))
+    assert send_mails(session, [], writes=[Write(cursor, bound("cursor0", {"id": seat.id, "events_reported": 7}))]) == []
     session.commit()
     session.expire_all()
     assert session.get(Seat, seat.id).events_reported == 7
