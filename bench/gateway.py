@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import smtplib
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from sqlalchemy import func, select
 
 import redis
 
+from bench.local import celery_worker, free_port, stop
 from bench.postgres import create_schema, drop_schema
 from pbem.tasks import QUEUE
 
@@ -50,12 +50,6 @@ CONNECTIONS = 4  # SMTP connections sending at once
 # Games of two people of whom only one mails: their secret card choice stays pending (the other
 # has not chosen), so every mail's card order is legal, committed, and replaces the last one.
 SEATS = 20
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _mail(sender: str, to: str, body: str, n: int) -> bytes:
@@ -74,10 +68,8 @@ class _Worker:
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.log = log
         with open(log, "wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-Q", QUEUE, "--loglevel",
-                 "WARNING", "--concurrency", str(WORKER_CONCURRENCY), "--without-gossip", "--without-mingle",
-                 "--without-heartbeat"], cwd=ROOT, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(celery_worker("worker.celery_app", WORKER_CONCURRENCY), cwd=ROOT,
+                                            env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT)
 
     def wait_ready(self, app: Any) -> None:
         from pbem.services.dispatch import PING_TASK
@@ -101,11 +93,7 @@ class _Worker:
             return None
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop([self.process], 30)
 
 
 def _send(port: int, raws: list[tuple[str, str, bytes]], seconds: float) -> int:
@@ -191,7 +179,7 @@ def run() -> list[dict[str, Any]]:
         with tempfile.TemporaryDirectory() as folder:
             worker = _Worker(env, Path(folder) / "worker.log")
             worker.wait_ready(app)
-            port = _free_port()
+            port = free_port()
             server, handler = controller(app, host="127.0.0.1", port=port)
             server.start()
             try:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,8 +35,9 @@ from typing import Any, Callable
 import psycopg
 import redis
 
+from bench.local import celery_worker, free_port, stop
 from bench.postgres import POSTGRES, create_schema, drop_schema, raw_insert_commit
-from pbem.tasks import QUEUE, REPORT_QUEUE
+from pbem.tasks import REPORT_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS = os.environ.get("PBEM_BENCH_REDIS", "redis://127.0.0.1:6379/14")
@@ -61,12 +61,6 @@ def _psycopg_url() -> str:
     return POSTGRES.replace("postgresql+psycopg://", "postgresql://")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class _Stack:
     """gunicorn + a Celery worker on the benchmark schema and Redis prefix."""
 
@@ -74,7 +68,7 @@ class _Stack:
         from pbem.db import upgrade
         self.url = f"{POSTGRES}?options=-csearch_path%3D{SCHEMA}"
         upgrade(self.url)
-        self.port = _free_port()
+        self.port = free_port()
         self.env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS, "PBEM_QUEUE_PREFIX": PREFIX,
                     "PBEM_ADVANCE": "queue", "PBEM_ENV": "production", "SECRET_KEY": "bench-secret",
                     "PBEM_RATELIMIT": "0", "PBEM_BASE_URL": f"http://127.0.0.1:{self.port}",
@@ -83,16 +77,11 @@ class _Stack:
         self.processes: list[subprocess.Popen[bytes]] = []
         self._start("web", [sys.executable, "-m", "gunicorn", "--workers", str(WEB_WORKERS), "--threads",
                             str(WEB_THREADS), "--bind", f"127.0.0.1:{self.port}", "bench.bare_web:app"])
-        self._start("worker", [sys.executable, "-m", "celery", "-A", "bench.bare_worker", "worker", "-Q", QUEUE,
-                               "--loglevel", "WARNING", "--concurrency", str(WORKER_CONCURRENCY),
-                               "--hostname", "advance@%h", "--without-gossip", "--without-mingle",
-                               "--without-heartbeat"])
+        self._start("worker", celery_worker("bench.bare_worker", WORKER_CONCURRENCY, hostname="advance@%h"))
         # Report mails render beside it, as in docker-compose.yml: their own queue and process,
         # at a lower CPU priority (compose gives that container a smaller CPU share).
-        self._start("reports", ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "worker.celery_app",
-                                "worker", "-Q", REPORT_QUEUE, "--loglevel", "WARNING", "--concurrency", "1",
-                                "--hostname", "reports@%h", "--without-gossip", "--without-mingle",
-                                "--without-heartbeat"])
+        self._start("reports", ["nice", "-n", "10", *celery_worker("worker.celery_app", 1, queue=REPORT_QUEUE,
+                                                                    hostname="reports@%h")])
 
     def _start(self, name: str, command: list[str]) -> None:
         with open(self.logs[name], "wb") as log:
@@ -119,14 +108,7 @@ class _Stack:
         producer(app).send_task(PING_TASK, ignore_result=False).get(timeout=START_TIMEOUT)
 
     def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop(self.processes)
 
 
 def request(port: int, method: str, path: str, headers: dict[str, str] | None = None,
