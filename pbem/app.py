@@ -19,6 +19,7 @@ from pbem.inputs import DatabaseInt, JSONProvider, refuse_hostile_input
 from pbem.logs import redact_secret_links
 from pbem.mail.webhook import bp as mail_bp
 from pbem.services.accounts import session_user
+from pbem.transactions import end_read_only
 from pbem.web import register as register_web
 
 # Content-Security-Policy: our own scripts and styles only; inline style attributes are
@@ -40,6 +41,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
     db.init_app(app)
+    # Runs before Flask-SQLAlchemy removes the session (teardowns run last added first).
+    app.teardown_appcontext(lambda _error: end_read_only(db.session()))
     csrf.init_app(app)
     limiter.init_app(app)
 
