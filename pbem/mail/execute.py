@@ -171,8 +171,9 @@ def _submit(session: Session, c: MailContext, lines: list[str]) -> str:
         # The game as `senders.authenticate` locked it while that transaction goes on (orders
         # are the mail's first step); after a commit or a rollback it is locked again.
         locked = c.game if c.locked_in is not None and session.get_transaction() is c.locked_in else None
+        # A worker runs this already: the advance goes with the order, in its transaction.
         receipt = play.submit_orders(session, seat, "\n".join(lines), channel="email", user_id=c.user.id,
-                                     locked=locked)
+                                     locked=locked, within=True)
     except OrderRejected as error:
         if error.line:
             message = str(error).split(f"'{error.line}': ", 1)[-1]

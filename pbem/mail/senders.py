@@ -79,8 +79,9 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
 
 def _locked(session: Session, game_id: int) -> Game | None:
     try:
-        # With every seat's person and addresses, and the pending orders an order mail replaces.
-        return lock_game(session, game_id, people=True, pending=True)
+        # With every seat's person and addresses, the pending orders an order mail replaces, and
+        # the rest of what the advance that goes with an order reads (play.submit_orders(within=True)).
+        return lock_game(session, game_id, people=True, pending=True, queued=True)
     except NotFound:  # a token outliving its game
         return None
 

@@ -4,6 +4,8 @@
   `PBEM_ADVANCE=queue` it sends the task `pbem.advance_game` *after* the session's
   transaction commits (a worker must see the order that asked for it); with `inline` it
   advances at once in the caller's session.
+- `advance_within(session, game_id)`: the advance in the caller's own transaction, for a
+  change made in a worker already (the mail gateway's orders).
 - `stalled_games(session, now)`: games an advance is owed to and never came (the broker
   lost the message, or a worker died before redelivery): the tick queues them again.
 - `beat_schedule(config)`: the periodic tasks beat sends (the tick, the mail sweep, the
@@ -23,7 +25,7 @@ from sqlalchemy.orm import Session, aliased
 
 from pbem.models import Game, PendingOrder, Seat
 from pbem.outbox.settings import load as mail_settings
-from pbem.services.advance import advance, settle_seconds
+from pbem.services.advance import Advanced, advance, settle_seconds
 from pbem.services.errors import StaleGame
 from pbem.tasks import QUEUE, after_commit, producer
 
@@ -94,6 +96,21 @@ def request_advance(session: Session, game_id: int, *, countdown: float | None =
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     after_commit(session, lambda: send_advance(game_id, countdown=countdown, app=app))
     return True
+
+
+def advance_within(session: Session, game_id: int) -> Advanced:
+    """Advance `game_id` in the caller's open transaction, then commit the two together: the
+    caller holds the game's lock, the game read with everything an advance works on
+    (`lock_game(people=True, pending=True, queued=True)`).  For a change made in a worker
+    already (the mail gateway's orders): one commit, and no second task.  In queue mode a
+    decision the settle window holds gets a delayed task, as `pbem.advance_game` sends; inline
+    the window is not kept (no worker would come back), as in `request_advance`."""
+    queued = advance_mode() == "queue"
+    done = advance(session, game_id, settle=queued, commit=False)
+    session.commit()
+    if done.settle_until is not None:
+        send_advance(game_id, countdown=settle_delay(done.settle_until))
+    return done
 
 
 def settle_delay(until: datetime) -> float:

@@ -10,22 +10,26 @@ in the record of a finished game.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, inspect, select
 from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import OrderError, ParseError, State
 from engine.records import replay
 from pbem.live import changed, public_press, stamp_of
 from pbem.models import ORDER_MAX, Game, PendingOrder, Seat, User, now
-from pbem.services.dispatch import request_advance
+from pbem.services.dispatch import advance_within, request_advance
 from pbem.services.errors import Conflict, Forbidden, Invalid, OrderRejected
 from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.schedule import schedule
 from pbem.services.takeover import seat_acted
 from pbem.services.state import game_state, log_lines, record
+
+log = logging.getLogger(__name__)
 
 MAX_SUBMISSION = 10_000  # characters; far more than any legal submission
 CHANNELS = ("web", "api", "email", "bot")
@@ -78,19 +82,23 @@ def submit_for_user(session: Session, game_id: int, user: User, text: str, *, ch
 
 
 @unit_of_work
-def submit_orders(session: Session, seat: Seat, text: str, *, channel: str,
-                  user_id: int | None = None, locked: Game | None = None) -> Receipt:
+def submit_orders(session: Session, seat: Seat, text: str, *, channel: str, user_id: int | None = None,
+                  locked: Game | None = None, within: bool = False) -> Receipt:
     """Check and commit a seat's orders, then advance the game (or queue its advance for a
     worker).  Raises OrderRejected (and stores nothing) when the text does not parse or the
     rules refuse it now.  A new submission replaces the seat's orders that are still
     pending (a secret choice can be changed until everyone has chosen).  `locked`: the
     seat's game if this transaction already locked it with its pending orders
-    (`lock_game(pending=True)`), so it is not locked and read again."""
+    (`lock_game(pending=True)`), so it is not locked and read again.  `within`: the advance
+    goes in the order's own transaction (`dispatch.advance_within`: one commit, no task), for
+    a caller that runs in a worker already, the mail gateway; its `locked` game is then read
+    with everything an advance works on (`lock_game(people=True, pending=True, queued=True)`)."""
     _check_size(channel, text)
     assert seat.name is not None, "seats are named when the game starts"
     assert locked is None or locked.id == seat.game_id
-    game = locked if locked is not None else lock_game(session, seat.game_id, pending=True)
-    return _submit(session, game, seat, text or "", channel, user_id)
+    game = locked if locked is not None else lock_game(session, seat.game_id, pending=True, people=within,
+                                                       queued=within)
+    return _submit(session, game, seat, text or "", channel, user_id, within)
 
 
 def _check_size(channel: str, text: str | None) -> None:
@@ -100,17 +108,20 @@ def _check_size(channel: str, text: str | None) -> None:
         raise OrderRejected(f"a submission has at most {MAX_SUBMISSION} characters")
 
 
-def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, user_id: int | None) -> Receipt:
+def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, user_id: int | None,
+            within: bool = False) -> Receipt:
     """The order path once the game is locked: check, replace the seat's pending orders,
-    commit; then the advance (its own transaction, or a worker's)."""
-    game_id, seat_name = game.id, seat.name
+    commit; then the advance (its own transaction, or a worker's), or with `within` the
+    advance first and one commit for both."""
+    game_id, seat_id, seat_name = game.id, seat.id, seat.name
     assert seat_name is not None
     if game.status != Game.ACTIVE:
         raise Conflict("the game is over" if game.status == Game.FINISHED else "the game is not running")
     state = game_state(session, game)
     canonical = _check(state, seat_name, text)
-    for replaced in [row for row in game.pending_orders if row.seat == seat_name]:
-        session.delete(replaced)
+    replaced = [row for row in game.pending_orders if row.seat == seat_name]
+    for row in replaced:
+        session.delete(row)
     rows = _stored(session, [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel,
                                           user_id=user_id, submitted_at=now()) for line in canonical])
     changed(session, game_id)  # "orders in" moved for every open page of the game
@@ -118,12 +129,26 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
         seat.last_error = None
     if channel != "bot":
         seat_acted(seat)  # a missed-deadline run ends; an abandoned seat is theirs again
-    session.commit()  # committed before acknowledged
-    if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
-        return Receipt(game_id, seat_name, canonical, list(canonical), _message(canonical, canonical, queued=True),
-                       queued=True)
-    # The inline advance took the rows it applied out of this session (and deleted them): no need
-    # to ask the database.
+    if within:
+        # The advance reads the pending orders as loaded with the lock: these replace the seat's.
+        set_committed_value(game, "pending_orders", [row for row in game.pending_orders if row not in replaced]
+                            + rows)
+        try:
+            advance_within(session, game_id)  # committed with the order, before acknowledged
+        except Exception:  # noqa: BLE001 - a bug in the rules or a bot must not cost the player the order
+            log.exception("game %s: the advance with the order failed; the order goes alone", game_id)
+            for row in rows:  # never written: out of the session, or a new row could take their ids
+                if row in session:
+                    session.expunge(row)
+            session.rollback()
+            return submit_orders(session, session.get_one(Seat, seat_id), text, channel=channel, user_id=user_id)
+    else:
+        session.commit()  # committed before acknowledged
+        if request_advance(session, game_id):  # queued: sent now, after the commit, so the worker sees the order
+            return Receipt(game_id, seat_name, canonical, list(canonical),
+                           _message(canonical, canonical, queued=True), queued=True)
+    # The advance took the rows it applied out of this session (and deleted them): no need to
+    # ask the database.
     pending = [line for line, row in zip(canonical, rows, strict=True) if not inspect(row).detached]
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
 

@@ -286,3 +286,47 @@ def test_a_view_read_while_the_game_advances_is_of_one_moment(session, ana, bo, 
     assert (seen.round, seen.phase, seen.view["phase"], seen.my_pending) == (1, "picking", "picking", [])
     assert [d["kind"] for d in seen.view["me"]["decisions"]] in ([], ["pick"])
     assert game.version == session.scalar(select(Game.version).where(Game.id == game.id))
+
+
+def test_an_order_and_its_advance_go_in_one_commit(session, ana):
+    """`within` (the mail gateway, in a worker): the advance applies the order in the order's
+    own transaction; the bots' secret choices with Ana's, nothing left pending."""
+    game = make_game(session, ana)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    order = first_legal_order(my_decision(session, game, ana)[0])
+    receipt = play.submit_orders(session, seat, order, channel="email", user_id=ana.id, locked=game_locked(session, game),
+                                 within=True)
+    assert receipt.applied and count(session, PendingOrder, game.id) == 0
+    assert logged(session, game.id, seat.name) == [order]
+
+
+def test_an_order_whose_advance_fails_is_kept_and_advanced_as_usual(session, ana, monkeypatch):
+    """A failure of the advance that goes with the order (a bug in a bot) costs the player
+    nothing: the order is committed alone, then advanced the usual way."""
+    from pbem.services import dispatch
+    real = dispatch.advance
+
+    def failing_within(session, game_id, *, commit=True, **kwargs):
+        if not commit:
+            raise RuntimeError("a bug in a bot")
+        return real(session, game_id, commit=commit, **kwargs)
+
+    monkeypatch.setattr(dispatch, "advance", failing_within)
+    game = make_game(session, ana)
+    seat = next(s for s in game.seats if s.user_id == ana.id)
+    order = first_legal_order(my_decision(session, game, ana)[0])
+    receipt = play.submit_orders(session, seat, order, channel="email", user_id=ana.id, locked=game_locked(session, game),
+                                 within=True)
+    assert receipt.orders == [order] and receipt.applied  # the ordinary advance (inline here) applied it
+    assert logged(session, game.id, seat.name) == [order]
+
+
+def game_locked(session, game):
+    """The game locked as the mail gateway locks it before an order (pbem/mail/senders.py)."""
+    from pbem.services.locking import lock_game
+    return lock_game(session, game.id, people=True, pending=True, queued=True)
+
+
+def logged(session, game_id, seat_name):
+    return list(session.scalars(select(OrderLogEntry.text).where(OrderLogEntry.game_id == game_id,
+                                                                 OrderLogEntry.seat == seat_name)))

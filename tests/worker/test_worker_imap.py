@@ -52,7 +52,9 @@ def test_beat_polls_the_mailbox_and_the_mail_becomes_orders(session: Any, stack:
 
     workers.start(concurrency=2, beat=True, **_env(dovecot, PBEM_IMAP_SECONDS="0.5"))
 
-    wait_until(lambda: _ana_orders(session, mail), 40, "beat's poll to turn Ana's mail into her order")
+    # The order commits (with its advance) before the mail's final status does.
+    wait_until(lambda: _ana_orders(session, mail) and session.scalar(select(InboundMessage.status)) != "stored",
+               40, "beat's poll to turn Ana's mail into her order")
     assert _ana_orders(session, mail) == [mail["order"]]
     rows = list(session.scalars(select(InboundMessage)))
     assert [(r.channel, r.status, r.reason) for r in rows] == [("imap", "processed", "ok")]
