@@ -14,10 +14,11 @@ Bind names must differ between the statement and its writes (the makers number t
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Delete, Insert, Result, Select, Update, bindparam, insert, update
+from sqlalchemy import Delete, Insert, Result, Select, Update, bindparam, delete, insert, inspect, update
 from sqlalchemy.orm import Session
 
 Statement = Insert | Update | Delete
@@ -71,3 +72,22 @@ def row_insert(table: Any, prefix: str, columns: tuple[str, ...]) -> Insert:
 def bound(prefix: str, values: dict[str, Any]) -> dict[str, Any]:
     """`values` named as `row_update` and `row_insert` bind them."""
     return {f"{prefix}_{key}": value for key, value in values.items()}
+
+
+def deleted(session: Session, rows: Sequence[Any]) -> list[Write]:
+    """These ORM objects out of the session now, and the DELETEs of those stored, by id (one per
+    table), for the caller to send: no unit of work at the next flush.  One added in this
+    transaction and not flushed yet is simply never written."""
+    stored: dict[Any, list[int]] = defaultdict(list)
+    for row in rows:
+        if inspect(row).persistent:
+            stored[type(row).__table__].append(row.id)
+        session.expunge(row)
+    return [Write(_delete(table, len(ids)), {f"gone_{table.name}{n}": ident for n, ident in enumerate(ids)})
+            for table, ids in stored.items()]
+
+
+@cache
+def _delete(table: Any, count: int) -> Delete:
+    """DELETE of `count` rows by id: a bind each (an "expanding" IN would be rendered anew each time)."""
+    return delete(table).where(table.c.id.in_([bindparam(f"gone_{table.name}{n}") for n in range(count)]))

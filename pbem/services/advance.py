@@ -32,11 +32,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -53,7 +51,7 @@ from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
-from pbem.writes import Statement, Write, bound, execute, row_insert, row_update
+from pbem.writes import Write, bound, deleted, execute, row_insert, row_update
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -152,7 +150,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     run.expire_turns()
     # The advance's writes, sent with the game's UPDATE (no unit of work at commit): the orders
     # used up (a forced answer applied in this very run was never stored), the seats' changes.
-    writes = _deleted(session, [row for row in run.consumed if row not in run.forced])
+    writes = deleted(session, [row for row in run.consumed if row not in run.forced])
     owed = {} if state.is_over() else _owed(state)
     anew = _owed_anew(lines, owed_before, owed, _per_order(state))
     newly_waiting = []
@@ -197,24 +195,6 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
 
 _LOG = OrderLogEntry.__table__
 _SEATS = Seat.__table__
-
-
-def _deleted(session: Session, rows: list[PendingOrder | QueuedTurn]) -> list[Write]:
-    """The orders an advance used up, out of the session now; the DELETEs of those stored,
-    one per table, for the caller to send."""
-    stored: dict[Any, list[int]] = defaultdict(list)
-    for row in rows:
-        if inspect(row).persistent:
-            stored[type(row).__table__].append(row.id)
-        session.expunge(row)  # one added in this transaction and not yet flushed is simply never written
-    return [Write(_delete(table, len(ids)), {f"used_{table.name}{n}": ident for n, ident in enumerate(ids)})
-            for table, ids in stored.items()]
-
-
-@cache
-def _delete(table: Any, count: int) -> Statement:
-    """DELETE of `count` rows by id: a bind each (an "expanding" IN would be rendered anew each time)."""
-    return delete(table).where(table.c.id.in_([bindparam(f"used_{table.name}{n}") for n in range(count)]))
 
 
 def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:

@@ -28,6 +28,7 @@ from pbem.services.locking import lock_game, unit_of_work
 from pbem.services.schedule import schedule
 from pbem.services.takeover import seat_acted
 from pbem.services.state import game_state, log_lines, record
+from pbem.writes import deleted, execute, together
 
 log = logging.getLogger(__name__)
 
@@ -120,10 +121,8 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
     state = game_state(session, game)
     canonical = _check(state, seat_name, text)
     replaced = [row for row in game.pending_orders if row.seat == seat_name]
-    for row in replaced:
-        session.delete(row)
     rows = _stored(session, [PendingOrder(game_id=game_id, seat=seat_name, text=line, channel=channel,
-                                          user_id=user_id, submitted_at=now()) for line in canonical])
+                                          user_id=user_id, submitted_at=now()) for line in canonical], replaced)
     changed(session, game_id)  # "orders in" moved for every open page of the game
     if seat.last_error is not None:  # assigned only if it changes: an untouched seat needs no flush
         seat.last_error = None
@@ -153,11 +152,18 @@ def _submit(session: Session, game: Game, seat: Seat, text: str, channel: str, u
     return Receipt(game_id, seat_name, canonical, pending, _message(canonical, pending))
 
 
-def _stored(session: Session, rows: list[PendingOrder]) -> list[PendingOrder]:
-    """The rows inserted now, in one Core INSERT (no unit of work at the commit), and in the
-    session as if loaded: the advance that reads them back finds these very objects."""
-    ids = session.scalars(_INSERT_PENDING, [{column: getattr(row, column) for column in _PENDING_COLUMNS}
-                                            for row in rows]).all()
+def _stored(session: Session, rows: list[PendingOrder], replaced: list[PendingOrder]) -> list[PendingOrder]:
+    """The rows inserted now, and the `replaced` ones deleted with them: Core statements (no unit
+    of work at the commit), on PostgreSQL one for a single order (the usual submission).  The
+    new rows go in the session as if loaded: the advance that reads them back finds these very
+    objects."""
+    writes = deleted(session, replaced)
+    values = [{column: getattr(row, column) for column in _PENDING_COLUMNS} for row in rows]
+    if len(values) == 1:
+        ids = [together(session, _INSERT_ONE, values[0], writes).scalar_one()]
+    else:
+        execute(session, writes)
+        ids = session.scalars(_INSERT_PENDING, values).all()
     for row, ident in zip(rows, ids, strict=True):
         row.id = ident
         make_transient_to_detached(row)
@@ -167,6 +173,8 @@ def _stored(session: Session, rows: list[PendingOrder]) -> list[PendingOrder]:
 
 _PENDING_COLUMNS = ("game_id", "seat", "text", "channel", "user_id", "submitted_at")
 _INSERT_PENDING = insert(PendingOrder.__table__).returning(PendingOrder.__table__.c.id, sort_by_parameter_order=True)
+_INSERT_ONE = insert(PendingOrder.__table__).values({column: bindparam(column) for column in _PENDING_COLUMNS}) \
+    .returning(PendingOrder.__table__.c.id)
 
 
 def _check(state: Any, seat: str, text: str) -> list[str]:
