@@ -6,7 +6,8 @@ writes (INSERT, UPDATE, DELETE): on PostgreSQL as data-modifying CTEs of the sta
 statement sent; elsewhere (SQLite, `make run`'s default) one by one before it.  The writes
 must touch rows nothing else in the statement touches and must not need each other's
 effects (on PostgreSQL they all see the database as it was before the statement), and their
-own results are not seen: only the statement's.
+own results are not seen: only the statement's.  Two UPDATEs of one row made by `row_write`
+are merged into one (PostgreSQL would apply only one of them).
 
 Statements are built once (`functools.cache` at their makers) with named bind parameters, so
 SQLAlchemy keys and compiles each shape once: a `Write` is such a statement and its values.
@@ -27,6 +28,14 @@ Statement = Insert | Update | Delete
 class Write(NamedTuple):
     statement: Statement  # built once, its values bound by name
     params: dict[str, Any]
+    row: Row | None = None  # an UPDATE of one row (`row_write`): merged with another of that row
+
+
+class Row(NamedTuple):
+    table: Any
+    ident: int
+    prefix: str
+    values: dict[str, Any]
 
 
 def together(session: Session, statement: Select[Any] | Statement, params: dict[str, Any],
@@ -35,6 +44,7 @@ def together(session: Session, statement: Select[Any] | Statement, params: dict[
     if not writes:
         return session.execute(statement, params)
     if session.get_bind().dialect.name == "postgresql":
+        writes = _one_per_row(writes)
         merged = dict(params)
         for write in writes:
             merged.update(write.params)
@@ -67,6 +77,33 @@ def row_update(table: Any, prefix: str, columns: tuple[str, ...]) -> Update:
 def row_insert(table: Any, prefix: str, columns: tuple[str, ...]) -> Insert:
     """INSERT INTO `table` one row, each column's value bound as :<prefix>_<column>."""
     return insert(table).values({name: bindparam(f"{prefix}_{name}") for name in columns})
+
+
+def row_write(table: Any, prefix: str, ident: int, values: dict[str, Any]) -> Write:
+    """The UPDATE of these columns of one row (by id), as a Write that `together` merges with
+    another UPDATE of the same row: PostgreSQL leaves two updates of one row in one statement
+    undefined (only one of them takes effect)."""
+    return Write(row_update(table, prefix, tuple(sorted(values))), bound(prefix, {"id": ident, **values}),
+                 Row(table, ident, prefix, values))
+
+
+def _one_per_row(writes: Sequence[Write]) -> list[Write]:
+    """`writes` with the UPDATEs of one row (`row_write`) merged into the first of them."""
+    rows: dict[tuple[Any, int], int] = {}
+    merged: list[Write] = []
+    for write in writes:
+        if write.row is None:
+            merged.append(write)
+            continue
+        key = (write.row.table, write.row.ident)
+        if key not in rows:
+            rows[key] = len(merged)
+            merged.append(write)
+            continue
+        first = merged[rows[key]].row
+        assert first is not None
+        merged[rows[key]] = row_write(first.table, first.prefix, first.ident, {**first.values, **write.row.values})
+    return merged
 
 
 def bound(prefix: str, values: dict[str, Any]) -> dict[str, Any]:

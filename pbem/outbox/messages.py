@@ -11,10 +11,11 @@ Once the row's transaction commits it is handed on for delivery (pbem/outbox/del
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from functools import cache
-from typing import Any, Collection, NamedTuple, Sequence
+from typing import Any, Collection, Iterator, NamedTuple, Sequence
 
-from sqlalchemy import Select, bindparam, insert, select, true
+from sqlalchemy import Select, bindparam, func, insert, select, true
 from sqlalchemy.orm import Session
 
 from pbem.models import OutboxMessage, now
@@ -84,20 +85,66 @@ def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Writ
     transaction: `send_mail(..., key_checked=True)` for each, with Core statements instead of
     the ORM's unit of work (the advance's turn and result mails, issue 18).  On PostgreSQL one
     statement however many: each outbox row and its delivery row in data-modifying CTEs, and
-    `writes` (Core writes of other tables, `pbem.writes.together`).  The new rows' ids, in the
-    order of `mails`."""
-    rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in mails]
-    if rows and session.get_bind().dialect.name == "postgresql":
-        params = {f"m{n}_{key}": value for n, (outbox, delivery) in enumerate(rows)
-                  for key, value in {**outbox, **(delivery or {})}.items()}
-        ids = list(together(session, _one_statement(tuple(delivery is not None for _, delivery in rows)),
-                            params, writes).one())
-    else:  # SQLite has no data-modifying CTEs: a statement per row
-        execute(session, writes)
-        ids = [_insert_one(session, outbox, delivery) for outbox, delivery in rows]
+    `writes` (Core writes of other tables, `pbem.writes.together`); inside `holding`, not even
+    that: the holder sends them with its own writes (`send_held`).  The new rows' ids, in the
+    order of `mails` (none while held)."""
+    held = session.info.get(_HELD)
+    if held is not None:
+        held.mails.extend(mails)
+        held.writes.extend(writes)
+        return []
+    if mails and session.get_bind().dialect.name == "postgresql":
+        return _send_together(session, Held(list(mails), list(writes)))[0]
+    # SQLite has no data-modifying CTEs: a statement per row
+    execute(session, writes)
+    ids = [_insert_one(session, _outbox_row(mail), _delivery_row(mail)) for mail in mails]
     for ident in ids:
         deliver_after_commit(session, ident)
     return ids
+
+
+class Held(NamedTuple):
+    """Mails (and the writes that go with them) `send_mails` holds for the caller (`holding`)."""
+
+    mails: list[Mail]
+    writes: list[Write]
+
+
+_HELD = "pbem.held_mails"  # session.info, while `holding`
+
+
+@contextmanager
+def holding(session: Session) -> Iterator[Held | None]:
+    """Within: on PostgreSQL, `send_mails` holds its mails for the caller, who sends them with a
+    statement of its own (`send_held`), one round trip for both (the advance: its UPDATE of the
+    game).  None elsewhere: there they are sent as usual."""
+    if session.get_bind().dialect.name != "postgresql":
+        yield None
+        return
+    session.info[_HELD] = held = Held([], [])
+    try:
+        yield held
+    finally:
+        session.info.pop(_HELD, None)
+
+
+def send_held(session: Session, held: Held, writes: Sequence[Write] = (), checked: Write | None = None) -> int:
+    """The held mails, `writes` and `checked` (a write whose statement RETURNs the rows it
+    touched) in one statement; how many rows `checked` touched (0 without it)."""
+    return _send_together(session, Held(held.mails, [*writes, *held.writes]), checked)[1]
+
+
+def _send_together(session: Session, held: Held, checked: Write | None = None) -> tuple[list[int], int]:
+    rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in held.mails]
+    params = {f"m{n}_{key}": value for n, (outbox, delivery) in enumerate(rows)
+              for key, value in {**outbox, **(delivery or {})}.items()}
+    statement = _one_statement(tuple(delivery is not None for _, delivery in rows),
+                               None if checked is None else checked.statement)
+    found = list(together(session, statement, {**params, **(checked.params if checked else {})}, held.writes).one())
+    count = found.pop() if checked is not None else 0
+    for ident in found:
+        deliver_after_commit(session, ident)
+    return found, int(count)
 
 
 _OUTBOX = OutboxMessage.__table__
@@ -126,10 +173,11 @@ def _insert_one(session: Session, outbox: dict[str, Any], delivery: dict[str, An
 
 
 @cache
-def _one_statement(delivered: tuple[bool, ...]) -> Select[Any]:
+def _one_statement(delivered: tuple[bool, ...], checked: Any = None) -> Select[Any]:
     """WITH o0 AS (INSERT INTO outbox ... RETURNING id), d0 AS (INSERT INTO mail_delivery
     SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids; a
-    mail whose `delivered` is False has no delivery row.  Values bound as "m<n>_<column>"."""
+    mail whose `delivered` is False has no delivery row.  Values bound as "m<n>_<column>".
+    `checked`: a write RETURNING the rows it touched, in a CTE too; their number ends the row."""
     inserted, deliveries = [], []
     for n, has_delivery in enumerate(delivered):
         row = row_insert(_OUTBOX, f"m{n}", _OUTBOX_COLUMNS).returning(_OUTBOX.c.id).cte(f"o{n}")
@@ -139,10 +187,16 @@ def _one_statement(delivered: tuple[bool, ...]) -> Select[Any]:
                 ["outbox_id", *_DELIVERY_COLUMNS],
                 select(row.c.id, *(bindparam(f"m{n}_{name}", type_=_DELIVERY.c[name].type).label(name)
                                    for name in _DELIVERY_COLUMNS))).cte(f"d{n}"))
+    columns: list[Any] = [row.c.id.label(row.name) for row in inserted]
+    if checked is not None:
+        touched = checked.cte("checked")
+        columns.append(select(func.count()).select_from(touched).scalar_subquery().label("checked"))
+    if not inserted:
+        return select(*columns)
     rows_joined = inserted[0]
     for row in inserted[1:]:  # one row each: side by side
         rows_joined = rows_joined.join(row, true())
-    return select(*(row.c.id.label(row.name) for row in inserted)).select_from(rows_joined).add_cte(*deliveries)
+    return select(*columns).select_from(rows_joined).add_cte(*deliveries)
 
 
 def _clean(subject: str) -> str:

@@ -43,15 +43,16 @@ from engine.core import GameState, OrderError, decision_line, forced_order
 from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
+from pbem.outbox.messages import holding, send_held
 from pbem.services import game_over
 from pbem.services.errors import NotFound, StaleGame
-from pbem.services.locking import bump_version, lock_game, unit_of_work
+from pbem.services.locking import bump, bumped, lock_game, unit_of_work
 from pbem.services.announce import notify_advanced
 from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
-from pbem.writes import Write, bound, deleted, execute, row_insert, row_update
+from pbem.writes import Write, bound, deleted, execute, row_insert, row_write
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -174,14 +175,23 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     with session.no_autoflush:  # the new decision and deadline go with the version, below
         schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
         # The order log with no objects: nothing in the transaction reads them back.
-        log = [_log_write(n, game.id, before + 1 + n, line, run.by.get(before + n, "player"))
-               for n, line in enumerate(lines)]
-        if lines or changes:  # the compare-and-set: one UPDATE of the game, the other writes with it
-            bump_version(session, game, writes=[*writes, *log], **changes)
-        else:
-            execute(session, writes)
-    if lines or changes or newly_waiting:
-        notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
+        writes.extend(_log_write(n, game.id, before + 1 + n, line, run.by.get(before + n, "player"))
+                      for n, line in enumerate(lines))
+        # The compare-and-set: one UPDATE of the game, the other writes with it (built now, so
+        # the game is written with the version: nothing below flushes it again).
+        update = bump(game, **changes) if lines or changes else None
+    # The mails go with those writes too, in one statement on PostgreSQL (messages.holding).
+    with holding(session) as held:
+        if lines or changes or newly_waiting:
+            notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
+    if held is not None and (held.mails or held.writes):
+        touched = send_held(session, held, writes, update.write if update is not None else None)
+    elif update is not None:
+        touched = update.send(session, writes)
+    else:
+        execute(session, writes)
+    if update is not None:
+        bumped(session, game, touched)
     if changes.get("status") == Game.FINISHED:
         game_over.ended(session, game)  # in this transaction: a league learns it with the result
     key = cache_key(session, game)
@@ -206,7 +216,7 @@ def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:
         set_committed_value(seat, key, value)
     if not changed:
         return []
-    return [Write(row_update(_SEATS, f"seat{n}", tuple(sorted(changed))), bound(f"seat{n}", {"id": seat.id, **changed}))]
+    return [row_write(_SEATS, f"seat{n}", seat.id, changed)]
 
 
 def _log_write(n: int, game_id: int, seq: int, line: str, by: str) -> Write:

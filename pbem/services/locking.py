@@ -9,7 +9,7 @@ its compare-and-set with StaleGame instead of overwriting.
 from __future__ import annotations
 
 from functools import cache, wraps
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 from sqlalchemy import Select, Update, bindparam, inspect, select, update
 from sqlalchemy.orm import Session, contains_eager, joinedload
@@ -111,6 +111,29 @@ def bump_version(session: Session, game: Game, *, writes: Sequence[Write] = (), 
     """Set `changes` and version + 1, only if nobody changed the game since we read it (with
     whatever else of the game's columns the session has changed: one UPDATE).  `writes`: Core
     writes of other tables sent with it (`pbem.writes.together`: one statement on PostgreSQL)."""
+    update = bump(game, **changes)
+    bumped(session, game, update.send(session, writes))
+
+
+class Bump(NamedTuple):
+    """`bump_version`'s UPDATE, built: sent by `bump_version`, or by a caller with its other
+    statements (`write`: the UPDATE RETURNING the row it touched), then `bumped`."""
+
+    columns: tuple[str, ...]
+    params: dict[str, Any]
+
+    @property
+    def write(self) -> Write:
+        return Write(_bumped(self.columns), self.params)
+
+    def send(self, session: Session, writes: Sequence[Write] = ()) -> int:
+        """Sent with `writes` (`pbem.writes.together`); how many rows it touched."""
+        return int(together(session, _bump(self.columns), self.params, writes).rowcount)  # type: ignore[attr-defined]
+
+
+def bump(game: Game, **changes: Any) -> Bump:
+    """The UPDATE of `bump_version`; the object takes its values now (kept in step without being
+    marked dirty, which would write again), as if it had been sent: a stale game rolls back."""
     expected = game.version
     # The game's own changes not written yet (a new deadline...) go in the same UPDATE.
     # Only the attributes set since the load are looked at (`committed_state`): asking each
@@ -119,18 +142,18 @@ def bump_version(session: Session, game: Game, *, writes: Sequence[Write] = (), 
     unwritten = {key: state.dict[key] for key in list(state.committed_state)
                  if key in _COLUMNS and state.attrs[key].history.added}
     values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
-    # A Core UPDATE of the table (not the entity, and built once per set of columns): no ORM
-    # bulk-update machinery; the object is kept in step below.
-    result = together(session, _bump(tuple(sorted(values))),
-                      {"bump_game": game.id, "bump_expected": expected,
-                       **{f"bump_{key}": value for key, value in values.items()}}, writes)
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    for name, value in values.items():
+        set_committed_value(game, name, value)
+    return Bump(tuple(sorted(values)), {"bump_game": game.id, "bump_expected": expected,
+                                        **{f"bump_{key}": value for key, value in values.items()}})
+
+
+def bumped(session: Session, game: Game, touched: int) -> None:
+    """After the UPDATE of `bump`: StaleGame (rolled back) unless it touched the game's row."""
+    if touched != 1:
         session.rollback()
         raise StaleGame("the game changed meanwhile; try again")
     changed(session, game.id)  # open pages learn of it once this commits (pbem/live.py)
-    # Keep the loaded object in step, without marking it dirty (which would write again).
-    for name, value in values.items():
-        set_committed_value(game, name, value)
 
 
 _COLUMNS = frozenset(column.key for column in inspect(Game).column_attrs)
@@ -142,6 +165,12 @@ def _bump(columns: tuple[str, ...]) -> Update:
     """`bump_version`'s UPDATE of these columns."""
     return update(_GAMES).where(_GAMES.c.id == bindparam("bump_game"), _GAMES.c.version == bindparam("bump_expected")) \
         .values({name: bindparam(f"bump_{name}") for name in columns})
+
+
+@cache
+def _bumped(columns: tuple[str, ...]) -> Update:
+    """`_bump` RETURNING the row it touched (to be counted where it is sent with others)."""
+    return _bump(columns).returning(_GAMES.c.id)
 
 F = TypeVar("F", bound=Callable[..., Any])
 

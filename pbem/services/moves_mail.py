@@ -32,7 +32,7 @@ from pbem.services import links
 from pbem.services.links import base_url
 from pbem.services.state import game_states, player_names
 from pbem.timezones import zone
-from pbem.writes import Write, bound, row_update
+from pbem.writes import Write, row_write
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +140,7 @@ def since_last_turns(session: Session, game: Game, state: Any, seats: list[Seat]
         for item in news:
             if item.end != item.start:
                 n = len(locked)
-                locked.append(Write(row_update(Seat.__table__, f"cursor{n}", ("events_reported",)),
-                                    bound(f"cursor{n}", {"id": item.seat.id, "events_reported": item.end})))
+                locked.append(row_write(Seat.__table__, f"cursor{n}", item.seat.id, {"events_reported": item.end}))
                 set_committed_value(item.seat, "events_reported", item.end)  # written by those UPDATEs
     else:
         query = select(Seat.id, Seat.events_reported).where(Seat.id.in_([seat.id for seat in readers]))

@@ -3,7 +3,7 @@ writes sent with it (`pbem.writes.together`): on PostgreSQL one statement, on SQ
 one; either way the same rows as `send_mail` writes, each outbox row with its own delivery row."""
 from __future__ import annotations
 
-from sqlalchemy import event, select
+from sqlalchemy import event, literal, select
 
 from deadline_helpers import two_humans
 from pbem.extensions import db
@@ -11,7 +11,7 @@ from pbem.models import OutboxMessage, Seat
 from pbem.outbox.marker import with_marker
 from pbem.outbox.messages import Mail, queued_keys, send_mails
 from pbem.outbox.models import MailDelivery
-from pbem.writes import Write, bound, row_update
+from pbem.writes import Write, bound, row_update, row_write, together
 
 
 def test_several_mails_each_with_its_delivery_row_and_a_write_sent_with_them(app, session, ana, bo):
@@ -59,3 +59,18 @@ def test_no_mails_still_sends_the_writes(session, ana, bo):
     session.commit()
     session.expire_all()
     assert session.get(Seat, seat.id).events_reported == 7
+
+
+def test_two_updates_of_one_row_sent_together_both_take_effect(session, ana, bo):
+    """PostgreSQL applies only one of two updates of a row in one statement: `together` makes
+    them one (an advance's change of a seat and the seat's news cursor its turn mail moves)."""
+    game = two_humans(session, ana, bo)
+    seat = session.scalars(select(Seat).where(Seat.game_id == game.id, Seat.user_id == ana.id)).one()
+    seat_id, error = seat.id, seat.last_error
+    writes = [row_write(Seat.__table__, "seat0", seat_id, {"last_error": "refused"}),
+              row_write(Seat.__table__, "cursor0", seat_id, {"events_reported": 41})]
+    together(session, select(literal(1)), {}, writes)
+    session.commit()
+    session.expire_all()
+    seat = session.get(Seat, seat_id)
+    assert (seat.last_error, seat.events_reported) == ("refused", 41) and error != "refused"
