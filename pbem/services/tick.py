@@ -436,9 +436,8 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                       f"{names} missed the deadline to {what} in {game.title}. This game waits rather "
                       f"than play a default; the next deadline is {when(game.deadline_at, person)}.\n\n{url}\n",
                       topic="missed")
-    if play_default:  # the advance below takes the defaults from the game, stored (it deletes those it applies)
+    if play_default:  # the advance below takes the defaults from the game; those it applies are never written
         set_committed_value(game, "pending_orders", pending)
-        session.flush()
     version = game.version
     if play_default or offered:  # in this transaction: the defaults are applied once they are in
         advance(session, game.id, settle=False, at=now, commit=False)
