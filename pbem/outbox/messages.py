@@ -97,7 +97,7 @@ def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Writ
         held.writes.extend(writes)
         return []
     if mails and session.get_bind().dialect.name == "postgresql":
-        return _send_together(session, Held(list(mails), list(writes)))[0]
+        return _send_together(session, mails, writes)[0]
     # SQLite has no data-modifying CTEs: a statement per row
     execute(session, writes)
     ids = [_insert_one(session, _outbox_row(mail), _delivery_row(mail)) for mail in mails]
@@ -131,19 +131,20 @@ def holding(session: Session) -> Iterator[Held | None]:
         session.info.pop(_HELD, None)
 
 
-def send_held(session: Session, held: Held, writes: Sequence[Write] = (), checked: Write | None = None) -> int:
-    """The held mails, `writes` and `checked` (a write whose statement RETURNs the rows it
-    touched) in one statement; how many rows `checked` touched (0 without it)."""
-    return _send_together(session, Held(held.mails, [*writes, *held.writes]), checked)[1]
+def send_held(session: Session, mails: Sequence[Mail], writes: Sequence[Write], checked: Write | None) -> int:
+    """Held `mails` (at least one), `writes` and `checked` (a write whose statement RETURNs the
+    rows it touched) in one statement; how many rows `checked` touched (0 without it)."""
+    return _send_together(session, mails, writes, checked)[1]
 
 
-def _send_together(session: Session, held: Held, checked: Write | None = None) -> tuple[list[int], int]:
-    rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in held.mails]
+def _send_together(session: Session, mails: Sequence[Mail], writes: Sequence[Write],
+                   checked: Write | None = None) -> tuple[list[int], int]:
+    rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in mails]
     params = {f"m{n}_{key}": value for n, (outbox, delivery) in enumerate(rows)
               for key, value in {**outbox, **(delivery or {})}.items()}
     statement = _one_statement(tuple(delivery is not None for _, delivery in rows),
                                None if checked is None else checked.statement)
-    found = list(together(session, statement, {**params, **(checked.params if checked else {})}, held.writes).one())
+    found = list(together(session, statement, {**params, **(checked.params if checked else {})}, writes).one())
     count = found.pop() if checked is not None else 0
     for ident in found:
         deliver_after_commit(session, ident)
@@ -194,8 +195,6 @@ def _one_statement(delivered: tuple[bool, ...], checked: Any = None) -> Select[A
     if checked is not None:
         touched = checked.cte("checked")
         columns.append(select(func.count()).select_from(touched).scalar_subquery().label("checked"))
-    if not inserted:
-        return select(*columns)
     rows_joined = inserted[0]
     for row in inserted[1:]:  # one row each: side by side
         rows_joined = rows_joined.join(row, true())

@@ -184,8 +184,10 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     with holding(session) as held:
         if lines or changes or newly_waiting:
             notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
-    if held is not None and (held.mails or held.writes):
-        touched = send_held(session, held, writes, update.write if update is not None else None)
+    mails = held.mails if held is not None else []
+    writes.extend(held.writes if held is not None else ())
+    if mails:
+        touched = send_held(session, mails, writes, update.write if update is not None else None)
     elif update is not None:
         touched = update.send(session, writes)
     else:
