@@ -1,7 +1,14 @@
 # Every target installs what it needs into .venv first, so a fresh clone just works.
 # Installs come from the lock files (every dependency pinned, with hashes): requirements.lock
 # for the service (the Docker image uses it too), requirements-dev.lock adds the test tools.
-PYTHON ?= python3
+# The interpreter .venv is made from: the system's python3 when it is 3.11 or later and can make
+# a venv, else the first python3 on the PATH. Distributions build their python3 with
+# profile-guided and link-time optimisation, as the official Docker image that production runs
+# builds its own; a version manager's build (pyenv's, by default) has neither, and ran the
+# engine's games 14-21 % slower (docs/service.md#the-interpreter). `make PYTHON=...` picks another.
+SYSTEM_PYTHON := /usr/bin/python3
+PYTHON ?= $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && echo $(SYSTEM_PYTHON) || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
