@@ -16,7 +16,6 @@ choices.py; views in views.py.
 """
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -78,6 +77,7 @@ class People:
 class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, JudgementOfTheGods, CardPlays, Deals,
                   LoggedState):
     game = "azteca"
+    histories = (*LoggedState.histories, "completed", "scores")
 
     def __init__(self, setup: Setup):
         self.setup = setup
@@ -259,8 +259,7 @@ class AztecaState(SlaveMarket, PochtecaMissions, LakeDomination, FlowerWar, Judg
         return list(self.scores)
 
     def clone(self) -> "AztecaState":
-        shared = (self.setup, self.geo, self.edition)  # immutable: shared by every copy
-        return copy.deepcopy(self, {id(part): part for part in shared})
+        return self.copied(self.setup, self.geo, self.edition)
 
     # ---- shared facts ------------------------------------------------------------------------
 

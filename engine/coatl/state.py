@@ -6,7 +6,6 @@ files.  The rule text behind every step, and every reading of it, is in docs/rul
 """
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -48,6 +47,7 @@ class Player:
 
 class CoatlState(LoggedState):
     game = "coatl"
+    histories = (*LoggedState.histories, "completed_phases", "scores")
 
     def __init__(self, setup: Setup, rules: Rules | None = None):
         self.setup = setup
@@ -191,7 +191,7 @@ class CoatlState(LoggedState):
         return list(self.scores)
 
     def clone(self) -> "CoatlState":
-        return copy.deepcopy(self, {id(self.setup): self.setup, id(self.rules): self.rules})
+        return self.copied(self.setup, self.rules)
 
     # ---- shared facts ------------------------------------------------------------------------
 

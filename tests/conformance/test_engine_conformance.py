@@ -246,6 +246,35 @@ def test_replay_from_the_record_reproduces_every_state(name, count, variant):
     assert state.order_log() == record["orders"]
 
 
+CLONE_SAMPLES = 3  # the steps of a game at which a clone is played to the end
+
+
+@pytest.mark.parametrize("name, count, variant", GAME_COUNTS)
+def test_a_clone_played_to_the_end_leaves_its_original_as_it_was(name, count, variant):
+    """Callers change only clones (the service shares cached states between requests, and
+    checks orders on a trial copy): a clone played on to the end by other bots changes
+    nothing of its original, seen or hidden.  The original, replayed from the record past
+    the clone's birth, shows every seat the views the game showed."""
+    record, seen = played(name, count, variant)
+    game = GAMES[name]
+    every = max(1, len(record["orders"]) // CLONE_SAMPLES)
+    steps = 0
+    for steps, state in enumerate(replay_steps(record)):
+        assert views(state) == seen[steps], f"order {steps}: a view differs after a clone was played on"
+        if steps % every or state.is_over():
+            continue
+        clone = state.clone()
+        bots = [game.make_bot("random", f"clone:{steps}:{s}") for s in range(count)]
+        for _ in range(MAX_STEPS):
+            waiting = clone.waiting()
+            if not waiting:
+                break
+            clone.apply(clone.seats[waiting[0]], bots[waiting[0]].order(clone.clone(), waiting[0]))
+        assert clone.is_over()
+        assert views(state) == seen[steps] and state.order_log() == record["orders"][:steps]
+    assert steps == len(record["orders"])
+
+
 def twins_agree(game: Game, state: State, seed: str) -> bool:
     """Twin games: when seat A makes a secret simultaneous choice while others still owe
     theirs, two copies in which A chose differently must look the same to every other seat
