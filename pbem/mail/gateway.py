@@ -235,7 +235,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings, fact
         log.info("inbound mail %s from %s is not answered: reply budget spent", row.id, sender)
         replies.quiet_notice(session, mail, settings)
         reason = f"{reason}; unanswered"
-    return store.finish(session, row, InboundMessage.PROCESSED, reason, **facts)
+    return store.finish(session, row, InboundMessage.PROCESSED, reason, mails=context.outgoing, **facts)
 
 
 def _refuse(session: Session, row: InboundMessage, mail: InboundMail, found: Sender, settings: MailSettings) -> str:

@@ -16,17 +16,20 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Select, bindparam, select, update
+from sqlalchemy import Select, bindparam, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from pbem.mail.inbound import MAX_BYTES, InboundMail, MailConfig, MailRejected, addressed_token, printable
 from pbem.mail.models import REASON_MAX, InboundMessage
 from pbem.models import now
+from pbem.outbox.messages import Mail, send_mails
 from pbem.outbox.models import PressToken, SeatToken
 from pbem.outbox.settings import MailSettings, load
+from pbem.writes import row_write
 
 CHANNELS = ("smtp", "webhook", "imap")
 PROCESS_LEASE = timedelta(minutes=5)  # a processor that died frees the message after this
@@ -114,9 +117,10 @@ def untaken(session: Session, inbound_id: int) -> bool:
     return session.scalar(select(InboundMessage.processed_at).where(InboundMessage.id == inbound_id)) is None
 
 
-def finish(session: Session, row: InboundMessage | None, status: str, reason: str | None = None,
-           **fields: Any) -> str:
-    """Record the message's final status and reason (and `fields`), committed; the status."""
+def finish(session: Session, row: InboundMessage | None, status: str, reason: str | None = None, *,
+           mails: Sequence[Mail] = (), **fields: Any) -> str:
+    """Record the message's final status and reason (and `fields`), committed; the status.
+    `mails` (its reply) are written with it, in one statement."""
     if row is None:
         return status
     if reason and (row.reason or "").startswith(RELEASED):  # keep who released it
@@ -124,8 +128,25 @@ def finish(session: Session, row: InboundMessage | None, status: str, reason: st
     row.status, row.reason, row.processed_at = status, reason, now()
     for name, value in fields.items():
         setattr(row, name, value)
+    if mails:
+        _written_with(session, row, mails)
     session.commit()
     return status
+
+
+def _written_with(session: Session, row: InboundMessage, mails: Sequence[Mail]) -> None:
+    """The row's unsaved changes and `mails` in one statement (`send_mails`), instead of the
+    unit of work's UPDATE and two INSERTs a mail at the commit; the row is clean after it."""
+    state = inspect(row)
+    changed = {prop.key: state.attrs[prop.key].value for prop in state.mapper.column_attrs
+               if state.attrs[prop.key].history.added}
+    with session.no_autoflush:  # the row's changes go in with the mails, not before them
+        send_mails(session, mails, writes=[row_write(_INBOUND, "inbound", row.id, changed)])
+    for key, value in changed.items():
+        set_committed_value(row, key, value)
+
+
+_INBOUND = InboundMessage.__table__
 
 
 # ---- a seat's mails in order ------------------------------------------------------------------------
