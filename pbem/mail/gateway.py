@@ -118,10 +118,10 @@ def _process_chain(session: Session, inbound_id: int, settings: MailSettings, fo
 def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
     # The lease goes with the mail's first commit (its orders, or its final status).
     row = store.lease(session, inbound_id)
-    if row is None:
-        taken = session.get(InboundMessage, inbound_id)
+    if row is None:  # processed already (most often by the chain of its seat's earlier mail), or held
+        status = store.status_of(session, inbound_id)
         session.rollback()
-        return "missing" if taken is None else taken.status
+        return status or "missing"
     facts: dict[str, Any] = {}
     rollbacks = _Rollbacks(session, row.processed_at)
     try:

@@ -112,6 +112,14 @@ def free(session: Session, inbound_id: int) -> None:
         session.rollback()
 
 
+def status_of(session: Session, inbound_id: int) -> str | None:
+    """The message's status (None: no such message), its row left unread: it holds the raw mail."""
+    return session.scalar(_STATUS, {"inbound_id": inbound_id})
+
+
+_STATUS = select(InboundMessage.status).where(InboundMessage.id == bindparam("inbound_id"))
+
+
 def untaken(session: Session, inbound_id: int) -> bool:
     """Whether nobody holds the stored mail's lease."""
     return session.scalar(select(InboundMessage.processed_at).where(InboundMessage.id == inbound_id)) is None
