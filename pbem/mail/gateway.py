@@ -108,16 +108,19 @@ def _process_chain(session: Session, inbound_id: int, settings: MailSettings, fo
         # free for it to take: so this one goes on by itself (the lease keeps it to one taker).
         status = _process_one(session, inbound_id, settings)
     later, following = status, inbound_id
-    while later != InboundMessage.STORED and (following := store.waiting_after(session, following)) is not None:
-        later = _process_one(session, following, settings)
+    while later != InboundMessage.STORED and (taken := store.lease_next(session, following)) is not None:
+        following = taken.id
+        later = _process_one(session, following, settings, taken)
         if later != InboundMessage.STORED:
             followed.add(following)
     return status
 
 
-def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
-    # The lease goes with the mail's first commit (its orders, or its final status).
-    row = store.lease(session, inbound_id)
+def _process_one(session: Session, inbound_id: int, settings: MailSettings,
+                 leased: InboundMessage | None = None) -> str:
+    # The lease (`leased`: taken already) goes with the mail's first commit (its orders, or its
+    # final status).
+    row = leased or store.lease(session, inbound_id)
     if row is None:  # processed already (most often by the chain of its seat's earlier mail), or held
         status = store.status_of(session, inbound_id)
         session.rollback()

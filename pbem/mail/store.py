@@ -5,7 +5,7 @@ then processes it once (pbem/mail/gateway.py).
   (SMTP 250, webhook 200), so nothing acknowledged is ever lost.
 - Leasing: whoever processes a stored message takes its lease (`lease`); one that died frees
   it after PROCESS_LEASE, and `pending` lists what nobody processed (for the sweep).
-- Order: a seat's mails act in order of arrival (`waits_for_earlier`, `waiting_after`).
+- Order: a seat's mails act in order of arrival (`waits_for_earlier`, `lease_next`).
 - Replays: the first mail with a Message-ID claims it (its `dedup_key`, set after `admission`
   found no replay); a replay of it, or of its body under a new Message-ID, is recognised.
 - `admission`: the order and replay checks (and the reply budget's counts) in one statement.
@@ -18,7 +18,7 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Select, bindparam, inspect, select, update
+from sqlalchemy import Select, Update, bindparam, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -88,16 +88,25 @@ def lease(session: Session, inbound_id: int) -> InboundMessage | None:
     message, read in the same statement; None if somebody holds it or it is not stored.  Not committed: it goes with the caller's
     first commit, and until then the row lock keeps any other taker waiting (a process that
     dies leaves the message untaken, for the sweep)."""
+    return _taken(session, _TAKING, inbound_id)
+
+
+def _taken(session: Session, taking: Update, inbound_id: int) -> InboundMessage | None:
     moment = now()
-    return session.scalars(_TAKING, {"inbound_id": inbound_id, "moment": moment, "stale": moment - PROCESS_LEASE},
+    return session.scalars(taking, {"inbound_id": inbound_id, "moment": moment, "stale": moment - PROCESS_LEASE},
                            execution_options={"synchronize_session": False, "populate_existing": True}).first()
 
 
+def _taking(which: Any) -> Update:
+    """The lease of the message whose id is `which`, if it is stored and nobody holds it."""
+    return update(InboundMessage).where(
+        InboundMessage.id == which, InboundMessage.status == InboundMessage.STORED,
+        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < bindparam("stale"))) \
+        .values(processed_at=bindparam("moment")).returning(InboundMessage)
+
+
 # The gateway's statements are built once: building one costs more than running it.
-_TAKING = update(InboundMessage).where(
-    InboundMessage.id == bindparam("inbound_id"), InboundMessage.status == InboundMessage.STORED,
-    InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < bindparam("stale"))) \
-    .values(processed_at=bindparam("moment")).returning(InboundMessage)
+_TAKING = _taking(bindparam("inbound_id"))
 
 
 def free(session: Session, inbound_id: int) -> None:
@@ -173,9 +182,11 @@ _EARLIER = select(InboundMessage.id).where(InboundMessage.token == bindparam("to
                                            InboundMessage.status == InboundMessage.STORED).limit(1)
 
 
-def waiting_after(session: Session, inbound_id: int) -> int | None:
-    """The next stored mail to the same seat token as `inbound_id` that nobody is processing."""
-    return session.scalar(_WAITING_AFTER, {"inbound_id": inbound_id})
+def lease_next(session: Session, inbound_id: int) -> InboundMessage | None:
+    """Take the lease of the next stored mail to the same seat token as `inbound_id` that nobody
+    is processing, and return it (as `lease`: one statement finds and takes it); None if there is
+    none, or another processor took it meanwhile (that one goes on along the seat's mails)."""
+    return _taken(session, _TAKING_NEXT, inbound_id)
 
 
 _WAITING_AFTER = select(InboundMessage.id).where(
@@ -183,6 +194,7 @@ _WAITING_AFTER = select(InboundMessage.id).where(
     .scalar_subquery(),
     InboundMessage.id > bindparam("inbound_id"), InboundMessage.status == InboundMessage.STORED,
     InboundMessage.processed_at.is_(None)).order_by(InboundMessage.id).limit(1)
+_TAKING_NEXT = _taking(_WAITING_AFTER.scalar_subquery())
 
 
 # ---- replays ----------------------------------------------------------------------------------------
