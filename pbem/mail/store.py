@@ -18,7 +18,7 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Select, Update, bindparam, inspect, select, update
+from sqlalchemy import Select, bindparam, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -91,18 +91,22 @@ def lease(session: Session, inbound_id: int) -> InboundMessage | None:
     return _taken(session, _TAKING, inbound_id)
 
 
-def _taken(session: Session, taking: Update, inbound_id: int) -> InboundMessage | None:
+def _taken(session: Session, taking: Select[Any], inbound_id: int) -> InboundMessage | None:
     moment = now()
-    return session.scalars(taking, {"inbound_id": inbound_id, "moment": moment, "stale": moment - PROCESS_LEASE},
-                           execution_options={"synchronize_session": False, "populate_existing": True}).first()
+    return session.scalars(taking, {"inbound_id": inbound_id, "moment": moment,
+                                    "stale": moment - PROCESS_LEASE}).first()
 
 
-def _taking(which: Any) -> Update:
-    """The lease of the message whose id is `which`, if it is stored and nobody holds it."""
-    return update(InboundMessage).where(
-        InboundMessage.id == which, InboundMessage.status == InboundMessage.STORED,
-        InboundMessage.processed_at.is_(None) | (InboundMessage.processed_at < bindparam("stale"))) \
-        .values(processed_at=bindparam("moment")).returning(InboundMessage)
+def _taking(which: Any) -> Select[Any]:
+    """The lease of the message whose id is `which`, if it is stored and nobody holds it, read
+    into the session.  A Core UPDATE under an ORM select, not an ORM UPDATE: SQLAlchemy copies
+    an ORM UPDATE at each execution, and then works out its cache key anew every time."""
+    table = InboundMessage.__table__
+    taking = update(table).where(
+        table.c.id == which, table.c.status == InboundMessage.STORED,
+        table.c.processed_at.is_(None) | (table.c.processed_at < bindparam("stale"))) \
+        .values(processed_at=bindparam("moment")).returning(*table.c)
+    return select(InboundMessage).from_statement(taking).execution_options(populate_existing=True)
 
 
 # The gateway's statements are built once: building one costs more than running it.
