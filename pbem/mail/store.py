@@ -18,7 +18,7 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Select, bindparam, inspect, select, update
+from sqlalchemy import Select, bindparam, insert, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -52,15 +52,17 @@ def receive(session: Session, raw: bytes, *, channel: str, envelope_from: str | 
     if envelope_to is not None:  # the sender's words, kept as text: printable, like the headers
         envelope_to = [printable(address) for address in envelope_to]
     token = addressed_token(raw, config=MailConfig.of(settings or load()), envelope_to=envelope_to)
-    row = InboundMessage(channel=channel, received_at=now(), raw=bytes(raw), size=len(raw),
-                         envelope_from=None if envelope_from is None else printable(envelope_from)[:256],
-                         envelope_to=None if envelope_to is None else ",".join(envelope_to)[:2000],
-                         status=InboundMessage.STORED, token=token)
-    session.add(row)
-    session.flush()
-    inbound_id = row.id  # read before the commit expires the row (reading it then would load it again)
+    # A Core INSERT: the unit of work cost more CPU than the round trip, and nothing here reads the row.
+    inbound_id: int = session.execute(_STORING, {
+        "channel": channel, "received_at": now(), "raw": bytes(raw), "size": len(raw),
+        "envelope_from": None if envelope_from is None else printable(envelope_from)[:256],
+        "envelope_to": None if envelope_to is None else ",".join(envelope_to)[:2000],
+        "status": InboundMessage.STORED, "token": token}).scalar_one()
     session.commit()
     return inbound_id
+
+
+_STORING = insert(InboundMessage.__table__).returning(InboundMessage.__table__.c.id)
 
 
 def pending(session: Session, limit: int = 100) -> list[int]:
