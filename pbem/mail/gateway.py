@@ -108,20 +108,23 @@ def _process_chain(session: Session, inbound_id: int, settings: MailSettings, fo
         # free for it to take: so this one goes on by itself (the lease keeps it to one taker).
         status = _process_one(session, inbound_id, settings)
     later, following = status, inbound_id
-    while later != InboundMessage.STORED and (following := store.waiting_after(session, following)) is not None:
-        later = _process_one(session, following, settings)
+    while later != InboundMessage.STORED and (taken := store.lease_next(session, following)) is not None:
+        following = taken.id
+        later = _process_one(session, following, settings, taken)
         if later != InboundMessage.STORED:
             followed.add(following)
     return status
 
 
-def _process_one(session: Session, inbound_id: int, settings: MailSettings) -> str:
-    # The lease goes with the mail's first commit (its orders, or its final status).
-    row = store.lease(session, inbound_id)
-    if row is None:
-        taken = session.get(InboundMessage, inbound_id)
+def _process_one(session: Session, inbound_id: int, settings: MailSettings,
+                 leased: InboundMessage | None = None) -> str:
+    # The lease (`leased`: taken already) goes with the mail's first commit (its orders, or its
+    # final status).
+    row = leased or store.lease(session, inbound_id)
+    if row is None:  # processed already (most often by the chain of its seat's earlier mail), or held
+        status = store.status_of(session, inbound_id)
         session.rollback()
-        return "missing" if taken is None else taken.status
+        return status or "missing"
     facts: dict[str, Any] = {}
     rollbacks = _Rollbacks(session, row.processed_at)
     try:
@@ -235,7 +238,7 @@ def _process(session: Session, row: InboundMessage, settings: MailSettings, fact
         log.info("inbound mail %s from %s is not answered: reply budget spent", row.id, sender)
         replies.quiet_notice(session, mail, settings)
         reason = f"{reason}; unanswered"
-    return store.finish(session, row, InboundMessage.PROCESSED, reason, **facts)
+    return store.finish(session, row, InboundMessage.PROCESSED, reason, mails=context.outgoing, **facts)
 
 
 def _refuse(session: Session, row: InboundMessage, mail: InboundMail, found: Sender, settings: MailSettings) -> str:

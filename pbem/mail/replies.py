@@ -27,7 +27,7 @@ from pbem.mail.inbound import InboundMail
 from pbem.mail.models import InboundMessage
 from pbem.mail.picture import reply_html
 from pbem.models import Game, OutboxMessage, Seat, User, now
-from pbem.outbox.messages import MailPart, send_mail
+from pbem.outbox.messages import Mail, MailPart, send_mail
 from pbem.outbox.press_tokens import press_reply_address
 from pbem.outbox.seat_tokens import seat_reply_address
 from pbem.outbox.settings import MailSettings
@@ -57,6 +57,7 @@ class MailContext:
     audience: str | None = None  # that thread's seat (None: the whole table)
     locked_in: Any = None  # the transaction in which `game` was locked with its pending orders
     last_mark: list[str | None] | None = None  # `inbound_mail.done` once the last step's text is in
+    outgoing: list[Mail] = field(default_factory=list)  # the plain reply, for store.finish to send
 
 
 def reply(session: Session, c: MailContext, text: str) -> None:
@@ -71,9 +72,16 @@ def reply(session: Session, c: MailContext, text: str) -> None:
     subject = _re(c.mail.subject or (f"{game.title} (game {game.id})" if game else "your orders"))
     if c.ignored:
         text = f"{text.rstrip()}\n\n{c.ignored}"
-    send_mail(session, c.mail.from_address, subject, text.rstrip() + "\n", topic=REPLY_TOPIC,
-              reply_to=reply_to, headers=_reply_headers(c.mail), key=f"inbound:{c.row.id}",
-              html=reply_html(text.rstrip(), c.parts), parts=c.parts)
+    body, key = text.rstrip() + "\n", f"inbound:{c.row.id}"
+    if not c.parts:
+        # Plain text: held for store.finish, which writes it with the message's final status in
+        # one statement.  No look-up of its key first: the reply is committed only with a final
+        # status, and a message with one is never processed again (the key's unique index
+        # would refuse a second reply all the same).
+        c.outgoing.append(Mail(c.mail.from_address, subject, body, REPLY_TOPIC, reply_to, key, _reply_headers(c.mail)))
+        return
+    send_mail(session, c.mail.from_address, subject, body, topic=REPLY_TOPIC, reply_to=reply_to,
+              headers=_reply_headers(c.mail), key=key, html=reply_html(text.rstrip(), c.parts), parts=c.parts)
     # Committed by store.finish, together with the message's final status.
 
 

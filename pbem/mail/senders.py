@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, inspect, select
+from sqlalchemy import bindparam, func, inspect, select
 from sqlalchemy.orm import Session
 
 from pbem.mail.inbound import InboundMail
@@ -58,10 +58,9 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
     # answer it, the answer would go to whoever was impersonated (backscatter).
     forged = mail.dmarc == "fail" and not (row.reason or "").startswith(RELEASED)
     token = mail.token
-    found: SeatToken | PressToken | None = session.scalar(
-        select(SeatToken).where(SeatToken.token == token, SeatToken.revoked_at.is_(None))) if token else None
+    found: SeatToken | PressToken | None = session.scalar(_LIVE_SEAT_TOKEN, {"token": token}) if token else None
     if found is None and token:
-        found = session.scalar(select(PressToken).where(PressToken.token == token, PressToken.revoked_at.is_(None)))
+        found = session.scalar(_LIVE_PRESS_TOKEN, {"token": token})
     game = _locked(session, found.game_id) if found is not None else None
     seat = next((s for s in game.seats if s.name == found.seat), None) if game is not None else None
     user = seat.user if seat is not None else None
@@ -75,6 +74,11 @@ def authenticate(session: Session, row: InboundMessage, mail: InboundMail) -> Se
     press = isinstance(found, PressToken)
     return Sender("dmarc_fail" if forged else None, forged, game, seat, user, found.token, press,
                   found.audience if isinstance(found, PressToken) else None)
+
+
+# Built once: building a statement costs more than running it.
+_LIVE_SEAT_TOKEN = select(SeatToken).where(SeatToken.token == bindparam("token"), SeatToken.revoked_at.is_(None))
+_LIVE_PRESS_TOKEN = select(PressToken).where(PressToken.token == bindparam("token"), PressToken.revoked_at.is_(None))
 
 
 def _locked(session: Session, game_id: int) -> Game | None:

@@ -60,8 +60,7 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
     message = OutboxMessage(to_address=to, subject=subject, body=body, topic=topic)
     session.add(message)
     if reply_to is not None or headers or key is not None or html is not None or parts:
-        clean = {name: " ".join(str(value).split()) for name, value in (headers or {}).items()}
-        delivery = MailDelivery(message=message, key=key, reply_to=reply_to, headers=clean or None,
+        delivery = MailDelivery(message=message, key=key, reply_to=reply_to, headers=_clean_headers(headers),
                                 attempts=0, html=html)
         session.add(delivery)
         if key is not None:
@@ -73,7 +72,7 @@ def send_mail(session: Session, to: str, subject: str, body: str, *, topic: str,
 
 
 class Mail(NamedTuple):
-    """A plain-text mail for `send_mails`: what `send_mail` takes without headers, HTML or parts."""
+    """A plain-text mail for `send_mails`: what `send_mail` takes without HTML or parts."""
 
     to: str
     subject: str
@@ -81,6 +80,7 @@ class Mail(NamedTuple):
     topic: str
     reply_to: str | None = None
     key: str | None = None
+    headers: dict[str, str] | None = None
 
 
 def send_mails(session: Session, mails: Sequence[Mail], *, writes: Sequence[Write] = ()) -> list[int]:
@@ -142,7 +142,7 @@ def _send_together(session: Session, mails: Sequence[Mail], writes: Sequence[Wri
     rows = [(_outbox_row(mail), _delivery_row(mail)) for mail in mails]
     params = {f"m{n}_{key}": value for n, (outbox, delivery) in enumerate(rows)
               for key, value in {**outbox, **(delivery or {})}.items()}
-    statement = _one_statement(tuple(delivery is not None for _, delivery in rows),
+    statement = _one_statement(tuple(None if delivery is None else tuple(delivery) for _, delivery in rows),
                                None if checked is None else checked.statement)
     found = list(together(session, statement, {**params, **(checked.params if checked else {})}, writes).one())
     count = found.pop() if checked is not None else 0
@@ -154,7 +154,6 @@ def _send_together(session: Session, mails: Sequence[Mail], writes: Sequence[Wri
 _OUTBOX = OutboxMessage.__table__
 _DELIVERY = MailDelivery.__table__
 _OUTBOX_COLUMNS = ("to_address", "subject", "body", "topic", "created_at")
-_DELIVERY_COLUMNS = ("key", "reply_to", "attempts")
 
 
 def _outbox_row(mail: Mail) -> dict[str, Any]:
@@ -163,10 +162,18 @@ def _outbox_row(mail: Mail) -> dict[str, Any]:
 
 
 def _delivery_row(mail: Mail) -> dict[str, Any] | None:
-    """The mail's `mail_delivery` row less its outbox id (None: it needs none, as in `send_mail`)."""
-    if mail.reply_to is None and mail.key is None:
+    """The mail's `mail_delivery` row less its outbox id (None: it needs none, as in `send_mail`);
+    headers only when it has some (their column is JSON: an absent value stays SQL NULL)."""
+    headers = _clean_headers(mail.headers)
+    if mail.reply_to is None and mail.key is None and headers is None:
         return None
-    return {"key": mail.key, "reply_to": mail.reply_to, "attempts": 0}
+    row = {"key": mail.key, "reply_to": mail.reply_to, "attempts": 0}
+    return row if headers is None else {**row, "headers": headers}
+
+
+def _clean_headers(headers: dict[str, str] | None) -> dict[str, str] | None:
+    """Header values on one line each (a line break would inject headers); None for none."""
+    return {name: " ".join(str(value).split()) for name, value in headers.items()} if headers else None
 
 
 def _insert_one(session: Session, outbox: dict[str, Any], delivery: dict[str, Any] | None) -> int:
@@ -177,20 +184,21 @@ def _insert_one(session: Session, outbox: dict[str, Any], delivery: dict[str, An
 
 
 @cache
-def _one_statement(delivered: tuple[bool, ...], checked: Any = None) -> Select[Any]:
+def _one_statement(delivered: tuple[tuple[str, ...] | None, ...], checked: Any = None) -> Select[Any]:
     """WITH o0 AS (INSERT INTO outbox ... RETURNING id), d0 AS (INSERT INTO mail_delivery
-    SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids; a
-    mail whose `delivered` is False has no delivery row.  Values bound as "m<n>_<column>".
-    `checked`: a write RETURNING the rows it touched, in a CTE too; their number ends the row."""
+    SELECT o0.id, ... FROM o0), o1 ... SELECT o0.id, o1.id, ...: one row of the new ids; each
+    of `delivered` names the columns of a mail's delivery row (None: it has none).  Values
+    bound as "m<n>_<column>".  `checked`: a write RETURNING the rows it touched, in a CTE too;
+    their number ends the row."""
     inserted, deliveries = [], []
-    for n, has_delivery in enumerate(delivered):
+    for n, delivery in enumerate(delivered):
         row = row_insert(_OUTBOX, f"m{n}", _OUTBOX_COLUMNS).returning(_OUTBOX.c.id).cte(f"o{n}")
         inserted.append(row)
-        if has_delivery:
+        if delivery is not None:
             deliveries.append(insert(_DELIVERY).from_select(
-                ["outbox_id", *_DELIVERY_COLUMNS],
+                ["outbox_id", *delivery],
                 select(row.c.id, *(bindparam(f"m{n}_{name}", type_=_DELIVERY.c[name].type).label(name)
-                                   for name in _DELIVERY_COLUMNS))).cte(f"d{n}"))
+                                   for name in delivery))).cte(f"d{n}"))
     columns: list[Any] = [row.c.id.label(row.name) for row in inserted]
     if checked is not None:
         touched = checked.cte("checked")

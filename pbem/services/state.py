@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict
-from functools import lru_cache
 from typing import Any, Hashable, Iterable
 
 from sqlalchemy import select
@@ -38,10 +37,19 @@ def cache_key(session: Session, game: Game) -> Hashable:
             str(game.setup.get("seed")))
 
 
-@lru_cache(maxsize=64)
 def _url_text(url: Any) -> str:
-    """A database URL as text (URLs are immutable; rendering one costs more than the lookup)."""
-    return str(url)
+    """A database URL as text, kept by the URL object's identity: an engine keeps its URL, and
+    rendering one costs more than the rest of the key (keyed by the URL itself, as an
+    lru_cache would, it was rendered all the same: a URL's hash is that of its text)."""
+    kept = _url_texts.get(id(url))
+    if kept is None or kept[0] is not url:
+        if len(_url_texts) >= 64:
+            _url_texts.clear()
+        kept = _url_texts[id(url)] = (url, str(url))  # holding the URL keeps its id its own
+    return kept[1]
+
+
+_url_texts: dict[int, tuple[Any, str]] = {}
 
 
 def _game_of(key: Hashable) -> Hashable:

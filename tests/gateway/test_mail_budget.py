@@ -1,5 +1,5 @@
 """What one authenticated order mail costs the database, counted on the app's own engine: at
-most 2 commits and 20 statements with the advance its order asks for (in the mail's own
+most 2 commits and 17 statements with the advance its order asks for (in the mail's own
 transaction), a number that does not grow with the seats or the length of the game.  The app runs as in production (PostgreSQL, advances and mail processing queued for
 workers); the mail goes through `gateway.process`, what the worker task `pbem.process_inbound`
 runs.  A cold state cache (a worker that never saw the game) reads the order log once."""
@@ -32,7 +32,7 @@ MOST_COMMITS = 2
 # With the advance the order asks for (its writes: the order log, the orders used, the seats,
 # the game, then the turn mails); the game locked in a statement of its own
 # (test_lock_reads.py); commits not counted; the pool's connection checks are not statements here.
-MOST_STATEMENTS = 20
+MOST_STATEMENTS = 17
 LATE_ORDERS = 40  # Ana's orders before the late mail: the fourth age or later
 
 
@@ -140,7 +140,7 @@ def test_an_order_mail_takes_at_most_two_commits_and_a_bounded_number_of_stateme
     assert "\n\nAccepted for Ana " in reply and f"    {facts['order']}\n" in reply
     assert commits <= MOST_COMMITS, f"{commits} commits"
     assert len(statements) <= MOST_STATEMENTS, "\n".join([f"{len(statements)} statements:", *statements])
-    # Most mails take 15; an order that completes a phase or ends the game also reads what its
+    # Most mails take 12; an order that completes a phase or ends the game also reads what its
     # reports, result mails and league need.
     reference = early_two[1]
-    assert len(reference) == 15, "\n".join(reference)
+    assert len(reference) == 12, "\n".join(reference)
