@@ -19,7 +19,8 @@ from collections import defaultdict
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from sqlalchemy import Delete, Insert, Result, Select, Update, bindparam, delete, insert, inspect, update
+from sqlalchemy import Delete, Insert, Result, Select, String, Update, bindparam, delete, func, insert, inspect, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 Statement = Insert | Update | Delete
@@ -77,6 +78,35 @@ def row_update(table: Any, prefix: str, columns: tuple[str, ...]) -> Update:
 def row_insert(table: Any, prefix: str, columns: tuple[str, ...]) -> Insert:
     """INSERT INTO `table` one row, each column's value bound as :<prefix>_<column>."""
     return insert(table).values({name: bindparam(f"{prefix}_{name}") for name in columns})
+
+
+def rows_insert(session: Session, table: Any, prefix: str, rows: Sequence[dict[str, Any]]) -> list[Write]:
+    """The INSERT of these rows (all with the same columns) for the caller to send.  On PostgreSQL
+    one write of one shape however many rows: each column's values bound as one array
+    (:<prefix>_<column>) and unnested, so SQLAlchemy compiles it and PostgreSQL plans it once,
+    where a row each made a new statement for every number of rows.  Elsewhere a `row_insert`
+    each (row n's values bound as <prefix><n>_<column>)."""
+    if not rows:
+        return []
+    columns = tuple(rows[0])
+    if session.get_bind().dialect.name == "postgresql":
+        arrays = {f"{prefix}_{column}": [row[column] for row in rows] for column in columns}
+        return [Write(_unnested_insert(table, prefix, columns), arrays)]
+    return [Write(row_insert(table, f"{prefix}{n}", columns), bound(f"{prefix}{n}", row)) for n, row in enumerate(rows)]
+
+
+@cache
+def _unnested_insert(table: Any, prefix: str, columns: tuple[str, ...]) -> Insert:
+    """INSERT INTO `table` (columns) SELECT * FROM unnest(:<prefix>_<column>, ...) (PostgreSQL)."""
+    arrays = (bindparam(f"{prefix}_{column}", type_=ARRAY(_unsized(table.c[column].type))) for column in columns)
+    rows = func.unnest(*arrays).table_valued(*columns).render_derived()
+    return insert(table).from_select(list(columns), select(*(rows.c[column] for column in columns)))
+
+
+def _unsized(kind: Any) -> Any:
+    """A column's type for the elements of its array: strings without their length, as a cast
+    to VARCHAR(n) would cut a longer value where the column refuses it."""
+    return String() if isinstance(kind, String) else kind
 
 
 def row_write(table: Any, prefix: str, ident: int, values: dict[str, Any]) -> Write:

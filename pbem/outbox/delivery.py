@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from pbem.models import EmailAddress, OutboxMessage, User, now
 from pbem.outbox.bounce_address import bounce_address
 from pbem.outbox.models import MailDelivery, OutboxPart
-from pbem.outbox.settings import MailSettings, load
+from pbem.outbox.settings import MailSettings, load, smtp_host
 from pbem.tasks import QUEUE, after_commit, producer
 
 log = logging.getLogger(__name__)
@@ -317,11 +317,11 @@ def deliver_after_commit(session: Session, message: OutboxMessage | int) -> None
     """Once the session commits: queue `pbem.deliver_mail` for the row (an ORM object, or the
     id of one inserted with Core), or (no worker) deliver it at once in a session of its own.
     Nothing without SMTP."""
+    if not smtp_host():
+        return
     try:
         settings = load()
     except RuntimeError:
-        return
-    if not settings.smtp_host:
         return
     bind = session.get_bind()
     app = _current_app()

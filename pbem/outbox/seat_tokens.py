@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from pbem.models import Seat, now
 from pbem.outbox.models import SeatToken
 from pbem.outbox.press_tokens import revoke_press_tokens
-from pbem.outbox.settings import MailSettings, load
+from pbem.outbox.settings import MailSettings, load, mail_domain
 from pbem.outbox.tokens import new_token, reply_address
 
 
@@ -53,7 +53,7 @@ def seat_reply_addresses(session: Session, seats: Collection[Seat]) -> dict[str,
     missing = [seat.name for seat in seats if seat.name not in tokens]
     if missing:
         tokens.update(seat_tokens(session, next(iter(seats)).game_id, missing))
-    domain = load().domain
+    domain = mail_domain()
     return {str(name): reply_address(token, domain=domain) for name, token in tokens.items()}
 
 

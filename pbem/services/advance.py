@@ -52,7 +52,7 @@ from pbem.services.notify import mail_seat
 from pbem.services.schedule import schedule
 from pbem.services.state import cache_key, game_state, remember
 from pbem.tasks import after_commit
-from pbem.writes import Write, bound, deleted, execute, row_insert, row_write
+from pbem.writes import Write, deleted, execute, row_write, rows_insert
 
 MAX_ATTEMPTS = 3
 MAX_STEPS = 10_000  # far above a whole game's orders: a guard against a rules bug looping
@@ -175,8 +175,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     with session.no_autoflush:  # the new decision and deadline go with the version, below
         schedule(session, game, clock, state, acted=acted)  # first: turn mails tell a seat its clock
         # The order log with no objects: nothing in the transaction reads them back.
-        writes.extend(_log_write(n, game.id, before + 1 + n, line, run.by.get(before + n, "player"))
-                      for n, line in enumerate(lines))
+        writes.extend(_log_writes(session, game.id, before, lines, run.by))
         # The compare-and-set: one UPDATE of the game, the other writes with it (built now, so
         # the game is written with the version: nothing below flushes it again).
         update = bump(game, **changes) if lines or changes else None
@@ -221,12 +220,15 @@ def _seat_changes(n: int, seat: Seat, values: dict[str, Any]) -> list[Write]:
     return [row_write(_SEATS, f"seat{n}", seat.id, changed)]
 
 
-def _log_write(n: int, game_id: int, seq: int, line: str, by: str) -> Write:
-    """The INSERT of the advance's `n`th order-log line (an INSERT a line: one of many rows
-    SQLAlchemy would compile anew each time)."""
-    seat, text = split_line(line)
-    row = {"game_id": game_id, "seq": seq, "seat": seat, "text": text, "by": by, "applied_at": now()}
-    return Write(row_insert(_LOG, f"log{n}", tuple(row)), bound(f"log{n}", row))
+def _log_writes(session: Session, game_id: int, before: int, lines: list[str], by: dict[int, str]) -> list[Write]:
+    """The INSERT of the advance's order-log lines (the log had `before`; `by`: who decided
+    each, by index in the log), one statement of one shape however many (`rows_insert`)."""
+    rows = []
+    for n, line in enumerate(lines):
+        seat, text = split_line(line)
+        rows.append({"game_id": game_id, "seq": before + 1 + n, "seat": seat, "text": text,
+                     "by": by.get(before + n, "player"), "applied_at": now()})
+    return rows_insert(session, _LOG, "log", rows)
 
 
 def _owed(state: GameState) -> dict[str, str]:

@@ -144,6 +144,10 @@ def bump(game: Game, **changes: Any) -> Bump:
     values = {**unwritten, "version": expected + 1, "updated_at": now(), **changes}
     for name, value in values.items():
         set_committed_value(game, name, value)
+    if not state.committed_state:
+        # Nothing of the game is left unwritten, but the session still counts it as modified:
+        # the next statement would autoflush a unit of work that writes nothing (issue 18).
+        state._commit_all(state.dict, state.session.identity_map if state.session else None)
     return Bump(tuple(sorted(values)), {"bump_game": game.id, "bump_expected": expected,
                                         **{f"bump_{key}": value for key, value in values.items()}})
 

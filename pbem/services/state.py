@@ -25,8 +25,13 @@ from pbem.services.errors import Conflict
 # Enough for the working set of a tick's batch (100 people's digests touch a few hundred
 # games) and the busy games of the day; a state takes some 20-50 KiB.
 CACHE_SIZE = 2048
+# Versions kept of one game: the newest, and the one before for readers that read the game
+# just before its advance committed.  Keeping every version let one busy game fill the cache
+# and made an advance's state outlive it, long enough for the garbage collector to move it to
+# its oldest generation, whose full collections then came every few hundred orders (issue 18).
+VERSIONS_KEPT = 2
 _cache: OrderedDict[Hashable, GameState] = OrderedDict()
-_newest: dict[Hashable, Hashable] = {}  # a game (its cache key without the version) -> its newest cached key
+_versions: dict[Hashable, list[Hashable]] = {}  # a game (its cache key without the version) -> its cached keys, oldest first
 _lock = threading.Lock()
 
 
@@ -108,7 +113,8 @@ def _caught_up(session: Session, game: Game, key: Hashable) -> GameState | None:
     """The newest cached state of the game, if it is older than `key`, with the order-log
     lines since applied to a copy; None if there is none (or the lines do not apply)."""
     with _lock:
-        older_key = _newest.get(_game_of(key))
+        kept = _versions.get(_game_of(key))
+        older_key = kept[-1] if kept else None
         older = _cache.get(older_key) if older_key is not None else None
     if older is None or older_key[2] > key[2]:  # type: ignore[index]
         return None
@@ -151,17 +157,26 @@ def remember(key: Hashable, state: GameState) -> None:
     """Cache `state` under `key` (from `cache_key`); only ever a committed state."""
     with _lock:
         _cache[key] = state
-        game = _game_of(key)
-        newest = _newest.get(game)
-        if newest is None or newest[2] <= key[2]:  # type: ignore[index]
-            _newest[game] = key
+        kept = _versions.setdefault(_game_of(key), [])
+        if key not in kept:
+            kept.append(key)
+            kept.sort(key=lambda kept_key: kept_key[2])  # type: ignore[index]
+        while len(kept) > VERSIONS_KEPT:
+            del _cache[kept.pop(0)]
         while len(_cache) > CACHE_SIZE:
             gone, _ = _cache.popitem(last=False)
-            if _newest.get(_game_of(gone)) == gone:
-                del _newest[_game_of(gone)]
+            _forget(gone)
+
+
+def _forget(key: Hashable) -> None:
+    """`key` out of its game's cached versions (its state left the cache)."""
+    kept = _versions[_game_of(key)]
+    kept.remove(key)
+    if not kept:
+        del _versions[_game_of(key)]
 
 
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
-        _newest.clear()
+        _versions.clear()

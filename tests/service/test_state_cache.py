@@ -8,7 +8,7 @@ from sqlalchemy import event
 from engine.records import replay
 from pbem.models import Game
 from pbem.services import play
-from pbem.services.state import cache_key, clear_cache, game_state, log_lines, record, remember
+from pbem.services.state import _cached, cache_key, clear_cache, game_state, log_lines, record, remember
 from pbem.testing import first_legal_order
 from service_helpers import make_game
 
@@ -47,3 +47,16 @@ def test_a_newer_version_applies_only_the_lines_since_the_cached_state(session, 
     (sql, params), = statements
     assert "order_log" in sql and "seq >" in sql
     assert logged_before in (params.values() if isinstance(params, dict) else params)
+
+
+def test_only_the_two_newest_versions_of_a_game_stay_cached():
+    # Older versions served only readers caught by an advance; kept, they filled the cache.
+    clear_cache()
+    game, other = ("url", 1, "created", "seed"), ("url", 2, "created", "seed")
+    key = lambda game, version: (*game[:2], version, *game[2:])  # noqa: E731 - cache_key's layout
+    for version in (3, 1, 2, 4):
+        remember(key(game, version), f"state {version}")
+    remember(key(other, 1), "other game")
+    assert [_cached(key(game, version)) for version in (1, 2, 3, 4)] == [None, None, "state 3", "state 4"]
+    assert _cached(key(other, 1)) == "other game"
+    clear_cache()
