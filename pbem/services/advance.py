@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Sequence
 
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -43,7 +43,7 @@ from engine.core import GameState, OrderError, decision_line, forced_order
 from engine.records import split_line
 from pbem.games import presentation
 from pbem.models import Game, OrderLogEntry, PendingOrder, QueuedTurn, Seat, now
-from pbem.outbox.messages import holding, send_held
+from pbem.outbox.messages import Mail, holding, send_held, send_mails
 from pbem.services import game_over
 from pbem.services.errors import NotFound, StaleGame
 from pbem.services.locking import bump, bumped, lock_game, unit_of_work
@@ -82,14 +82,17 @@ def settle_seconds(policy: dict[str, Any] | None) -> int:
 
 @unit_of_work
 def advance(session: Session, game_id: int, *, settle: bool = True, at: datetime | None = None,
-            commit: bool = True) -> Advanced:
+            commit: bool = True, mails: Sequence[Mail] = (), writes: Sequence[Write] = ()) -> Advanced:
     """Apply what can be applied now.  `settle=False` ignores the settle window (inline mode
     has no worker to come back when the window closes).  `at`: the time a new decision
     begins (its deadline counts from it); now by default (the deadline tick passes its clock).
     `commit=False`: the caller holds the game's lock and commits (the deadline tick, many games
-    per transaction); a stale game then raises at once, as the caller's other work is undone."""
+    per transaction); a stale game then raises at once, as the caller's other work is undone.
+    With it, the caller's `mails` (keys asked with `queued_keys`) and Core `writes` are sent
+    with the advance's own (one statement on PostgreSQL: the tick's defaults, issue 18)."""
     if not commit:
-        return _advance_once(session, game_id, settle, at or now(), commit=False)
+        return _advance_once(session, game_id, settle, at or now(), commit=False, also=(mails, writes))
+    assert not mails and not writes, "only a caller holding the lock sends its writes with the advance"
     for attempt in range(MAX_ATTEMPTS):
         try:
             return _advance_once(session, game_id, settle, at or now())
@@ -116,7 +119,7 @@ def _queued_turns(game: Game) -> dict[str, list[QueuedTurn]]:
 
 
 def _advance_once(session: Session, game_id: int, settle: bool = True, at: datetime | None = None,
-                  commit: bool = True) -> Advanced:
+                  commit: bool = True, also: tuple[Sequence[Mail], Sequence[Write]] = ((), ())) -> Advanced:
     # With everything it works on: the people its mails go to, the orders pending and queued.
     # Without commit the caller holds the lock already, the game so read (locking.claim_games).
     game = lock_game(session, game_id, people=True, pending=True, queued=True) if commit \
@@ -126,6 +129,8 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
     if game.status != Game.ACTIVE:
         if commit:
             session.rollback()  # release the lock
+        else:
+            send_mails(session, also[0], writes=also[1])
         return Advanced(version=game.version, finished=game.status == Game.FINISHED)
     state = game_state(session, game).clone()
     before = len(state.order_log())
@@ -181,6 +186,7 @@ def _advance_once(session: Session, game_id: int, settle: bool = True, at: datet
         update = bump(game, **changes) if lines or changes else None
     # The mails go with those writes too, in one statement on PostgreSQL (messages.holding).
     with holding(session) as held:
+        send_mails(session, also[0], writes=also[1])  # the caller's: held on PostgreSQL, else sent now
         if lines or changes or newly_waiting:
             notify_advanced(session, game, state, newly_waiting, milestones, locked=True, logged=bool(lines))
     mails = held.mails if held is not None else []

@@ -136,12 +136,29 @@ def mail_seat(session: Session, game: Game, user: User | None, event: str, subje
     for that seat.  A person without a seat here (a host who resigned, a replaced player) is
     named "user<id>" in the key and gets no Reply-To.  Whether a mail went out (or was queued
     already); False if they have no address or turned mail on this topic off."""
-    if user is None:
+    mail = seat_mail(session, game, user, event, subject, body, topic=topic)
+    if mail is None:
         return False
+    send_mail(session, mail.to, mail.subject, mail.body, topic=topic, key=mail.key, reply_to=mail.reply_to)
+    return True
+
+
+def seat_mail(session: Session, game: Game, user: User | None, event: str, subject: str, body: str, *,
+              topic: str) -> Mail | None:
+    """`mail_seat`'s mail, built and not queued, for a caller that sends it with its other
+    writes (`send_mails`, after asking `queued_keys` for its key); None where `mail_seat`
+    sends nothing."""
+    address = user.primary_address if user is not None else None
+    if user is None or not address or not wants(user, topic):
+        return None
     seat = next((s for s in game.seats if s.user_id == user.id and s.name), None)
-    return mail_user(session, user, subject, body, topic=topic,
-                     key=f"{topic}:{game.id}:{event}:{seat.name if seat else f'user{user.id}'}",
-                     reply_to=seat_reply_address(session, seat) if seat else None)
+    key = seat_mail_key(topic, game.id, event, seat.name if seat and seat.name else f"user{user.id}")
+    return Mail(address, subject, body, topic, key=key, reply_to=seat_reply_address(session, seat) if seat else None)
+
+
+def seat_mail_key(topic: str, game_id: int, event: str, who: str) -> str:
+    """The idempotency key of `mail_seat`'s mail to `who` (a seat's name, or "user<id>")."""
+    return f"{topic}:{game_id}:{event}:{who}"
 
 
 def queue_result_mail(session: Session, game: Game, state: Any, seat: Seat) -> None:

@@ -48,16 +48,17 @@ from sqlalchemy.orm.attributes import set_committed_value
 from engine import get_game
 from engine.core import GameState, OrderError
 from pbem.live import changed
-from pbem.models import ERROR_MAX, Game, PendingOrder, Seat, TickFailure, TickState, User
+from pbem.outbox.messages import Mail, queued_keys, send_mails
+from pbem.models import ERROR_MAX, Game, GameEvent, PendingOrder, Seat, TickFailure, TickState, User
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
 from pbem.services.errors import StaleGame
-from pbem.services.events import log_event, round_prefix, seat_title
+from pbem.services.events import event_row, events_insert, log_event, round_prefix, seat_title
 from pbem.services.host import PAUSE_LIMIT, pause_left, resume
 from pbem.services.links import base_url
 from pbem.services.locking import bump_version, claim_game, claim_games
 from pbem.services.moves_mail import send_digests
-from pbem.services.notify import mail_seat, mail_user
+from pbem.services.notify import mail_seat, mail_user, seat_mail, seat_mail_key
 from pbem.services.policy import policy_of
 from pbem.services.clock import clock_text
 from pbem.services.schedule import (REMINDER_HOURS, current_kind, due_of, owing, passed_reminder, schedule,
@@ -66,6 +67,7 @@ from pbem.services.state import game_state, game_states
 from pbem.services.takeover import offer_seat
 from pbem.services.vacations import sync_stand_ins
 from pbem.timezones import when
+from pbem.writes import Write, row_write
 
 log = logging.getLogger(__name__)
 
@@ -358,12 +360,15 @@ def _fire_batch(session: Session, game_ids: list[int], now: datetime, report: Ti
     games = claim_games(session, game_ids)
     claimed = {game.id for game in games}
     report.skipped += [game_id for game_id in game_ids if game_id not in claimed]
-    game_states(session, [game for game in games if _running(game)])  # the order logs in one query
+    running = [game for game in games if _running(game)]
+    game_states(session, running)  # the order logs in one query
+    with session.no_autoflush:  # and the mails about these deadlines queued already, in one
+        queued = queued_keys(session, [key for game in running for key in _missed_keys(game)])
     for index, game in enumerate(games):
         if stop(index):
             session.commit()
             return True
-        _fire(session, game, now, report)
+        _fire(session, game, now, report, queued)
     session.commit()
     return False
 
@@ -378,14 +383,32 @@ def _fire_one(session: Session, game: Game, now: datetime, report: TickReport) -
     session.commit()
 
 
-def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> None:
+def _missed_keys(game: Game) -> list[str]:
+    """The keys of the mails a missed deadline of this game may send its seats (`_fire`)."""
+    if game.deadline_at is None:
+        return []
+    return [seat_mail_key("missed", game.id, _passed(game.deadline_at), seat.name) for seat in game.seats if seat.name]
+
+
+def _passed(deadline: datetime) -> str:
+    """The event of every mail about a missed deadline: which deadline passed."""
+    return f"due{int(deadline.timestamp())}"
+
+
+def _fire(session: Session, game: Game, now: datetime, report: TickReport, queued: set[str] | None = None) -> None:
     """Play the defaults (or note the misses) of a game whose deadline passed, and advance it:
-    in the caller's transaction, under the game's lock (the caller commits)."""
+    in the caller's transaction, under the game's lock (the caller commits).  The defaults'
+    events, mails and seat counters go with the advance's own statement (no unit of work:
+    issue 18); the rarer paths (a seat offered, a game that waits) use the session as usual.
+    `queued`: the `_missed_keys` of the game whose mails were queued already, if the caller
+    asked (else they are asked here)."""
     if not _running(game) or game.deadline_at is None or game.deadline_at > now:
         return
     state = game_state(session, game)
+    pending = list(game.pending_orders)  # as read with the lock (claim_games), before the defaults
     # Under a clock each seat has its own deadline: only those whose time ran out missed it.
-    seats = [seat for seat in owing(session, game, state) if (due_of(game, seat) or now) <= now]
+    seats = [seat for seat in owing(session, game, state, acted={row.seat for row in pending})
+             if (due_of(game, seat) or now) <= now]
     if not seats:  # nobody owes it any more (orders came in): just bring the schedule up to date
         schedule(session, game, now, state)
         return
@@ -393,13 +416,25 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
     kind = current_kind(state) or ""
     what, public = kinds.ask(game.kind, kind), kinds.noun(game.kind, kind)
     url = links.game(base_url(), game.id)
-    passed = f"due{int(game.deadline_at.timestamp())}"  # the event of every mail about this miss
+    passed = _passed(game.deadline_at)
     play_default = policy.on_missed == "bot"
     offered = []
-    pending = list(game.pending_orders)  # as read with the lock (claim_games), before the defaults
-    for seat in seats:
-        seat.missed_in_row += 1
-        seat.missed_total += 1
+    events: list[dict[str, Any]] = []
+    mails: list[Mail] = []
+    writes: list[Write] = []
+    # A seat offered for takeover logs its offer through the session: then the misses do too,
+    # so the game's history keeps them in order (events are listed by id).
+    offering = any(seat.missed_in_row + 1 >= policy.replace_after and seat.replacement_offered_at is None
+                   for seat in seats)
+
+    def note(row: dict[str, Any]) -> None:
+        if offering:
+            session.add(GameEvent(**row))
+        else:
+            events.append(row)
+
+    for n, seat in enumerate(seats):
+        _count_miss(seat, n, writes)
         assert seat.name is not None
         if play_default:
             text = default_order(state, game.setup.get("seed"), seat.name, policy.default)
@@ -407,23 +442,29 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
                                         submitted_at=now))
             session.add(pending[-1])
             changed(session, game.id)
-            log_event(session, game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
-                      f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
-                      user_id=seat.user_id)
-            mail_seat(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
-                      f"You missed the deadline ({when(due_of(game, seat), seat.user)}) to {what} in "
-                      f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
-                      f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
-                      f"offered to a replacement player).\n\n{url}\n", topic="missed")
+            note(event_row(game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
+                           f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
+                           user_id=seat.user_id))
+            mails.append(seat_mail(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
+                                   f"You missed the deadline ({when(due_of(game, seat), seat.user)}) to {what} in "
+                                   f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
+                                   f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
+                                   f"offered to a replacement player).\n\n{url}\n", topic="missed"))
             report.defaulted.append((game.id, seat.name))
         else:
-            log_event(session, game, "missed", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
-                      f"{public}; the game waits for them", now, seat=seat.name, user_id=seat.user_id)
+            note(event_row(game, "missed", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
+                           f"{public}; the game waits for them", now, seat=seat.name, user_id=seat.user_id))
             report.missed.append((game.id, seat.name))
         if seat.missed_in_row >= policy.replace_after and seat.replacement_offered_at is None:
             offer_seat(session, game, seat, now, policy.abandoned, url, passed)
             offered.append(seat)
             report.offered.append((game.id, seat.name))
+    sent = [mail for mail in mails if mail is not None]
+    if queued is None:
+        with session.no_autoflush:  # the defaults are written only if the advance leaves them pending
+            queued = queued_keys(session, [mail.key for mail in sent if mail.key])
+    sent = [mail for mail in sent if mail.key not in queued]  # a tick done twice mails once
+    writes += events_insert(session, events)
     if not play_default:
         # The game waits one more window (under a clock: its free hours and one increment).
         game.deadline_delay = (game.deadline_delay or 0) + policy.rearm_hours(kind) * 3600
@@ -440,9 +481,23 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport) -> No
         set_committed_value(game, "pending_orders", pending)
     version = game.version
     if play_default or offered:  # in this transaction: the defaults are applied once they are in
-        advance(session, game.id, settle=False, at=now, commit=False)
+        advance(session, game.id, settle=False, at=now, commit=False, mails=sent, writes=writes)
+        sent, writes = [], []
     if game.version == version:  # nothing applied: the pending orders and misses still move it
-        bump_version(session, game)
+        send_mails(session, sent)
+        bump_version(session, game, writes=writes)
+
+
+def _count_miss(seat: Seat, n: int, writes: list[Write]) -> None:
+    """One more missed deadline for the seat: its counters as written by `writes` (sent with
+    the game's statement), the seat object taking them as written."""
+    counts = {"missed_in_row": seat.missed_in_row + 1, "missed_total": seat.missed_total + 1}
+    for key, value in counts.items():
+        set_committed_value(seat, key, value)
+    writes.append(row_write(_SEATS, f"missed{n}", seat.id, counts))
+
+
+_SEATS = Seat.__table__
 
 
 # ---- reminders --------------------------------------------------------------------------------------

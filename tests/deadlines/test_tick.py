@@ -136,6 +136,8 @@ def test_after_n_misses_the_seat_is_offered_and_a_bot_plays_it_until_taken_over(
         assert (game.id, bo_seat) in report.defaulted
         assert seat_of(session, game, bo).missed_in_row == missed
     assert report.offered == [(game.id, bo_seat)]
+    told = [event.type for event in events(session, game) if event.seat == bo_seat]
+    assert told[-2:] == ["default", "offered"]  # the history says why before what followed
     seat = seat_of(session, game, bo)
     assert seat.replacement_offered_at is not None and seat.stand_in == "heuristic"
     offer = mails(session, "ana@example.com", "replacement")[-1]  # Ana hosts

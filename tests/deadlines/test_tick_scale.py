@@ -26,6 +26,7 @@ DAYS_DONE = (None, DAY - timedelta(days=1), DAY, DAY + timedelta(days=1))
 MOMENTS = [datetime(2030, 1, 15, hour, minute, tzinfo=timezone.utc)
            for hour, minute in ((0, 30), (7, 59), (8, 0), (11, 0), (16, 0), (19, 0), (23, 30))]
 IDLE_STATEMENTS = 16  # an idle tick's statements (13 on PostgreSQL), whatever the number of games and people
+MISSED_STATEMENTS = 1  # each game's missed deadline on PostgreSQL: its default, the advance, the mails
 
 
 def person(session: Any, address: str, zone: str = "UTC", hour: int = 8, moves: str = "digest",
@@ -208,12 +209,37 @@ def test_missed_deadlines_go_in_batches_each_once_and_the_games_advance(session,
     assert tick(session, now + SECOND).defaulted == []
 
 
+def missed_statements(session: Any, ana: User, count: int, statements: list[str]) -> int:
+    """How many statements a tick runs that plays the defaults of `count` games just due."""
+    games = due_games(session, ana, count)
+    now = max(fresh(session, game).deadline_at for game in games) + SECOND
+    deadline_tick(session, now - 10 * SECOND, budget=60)  # primes the tick state: no outage
+    statements.clear()
+    report = deadlines.tick(session, now)
+    count = len(statements)
+    assert sorted(game for game, _ in report.defaulted) == sorted(game.id for game in games)
+    assert [defaults_of(session, game) for game in games] == [1] * len(games)  # each applied by its advance
+    return count
+
+
+def test_a_missed_deadline_costs_one_statement_a_game_on_postgresql(session, ana, statements, monkeypatch):
+    """The default's event, mail and seat counters go with the advance's one statement (its
+    order log, schedule, turn mails): a batch reads its games, order logs and queued mails
+    together, then writes each game in one statement (issue 18)."""
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite has no data-modifying CTEs: there each write is a statement of its own")
+    monkeypatch.setattr(tick_module, "BATCH", 10)
+    two = missed_statements(session, ana, 2, statements)
+    five = missed_statements(session, ana, 5, statements)
+    assert five - two == 3 * MISSED_STATEMENTS
+
+
 def test_a_batch_with_a_broken_game_is_done_again_game_by_game(session, ana, monkeypatch):
     monkeypatch.setattr(tick_module, "BATCH", 10)
     games = due_games(session, ana, 3)
     bad = games[1]
     now = max(fresh(session, game).deadline_at for game in games) + SECOND
-    monkeypatch.setattr(tick_module, "log_event", broken_for(bad.id, tick_module.log_event))
+    monkeypatch.setattr(tick_module, "event_row", broken_for(bad.id, tick_module.event_row))
     report = tick(session, now)
     assert report.failed == [bad.id] and "no default today" in report.errors[bad.id]
     assert sorted(game for game, _ in report.defaulted) == [games[0].id, games[2].id]
@@ -221,13 +247,13 @@ def test_a_batch_with_a_broken_game_is_done_again_game_by_game(session, ana, mon
     assert [defaults_of(session, game) for game in (games[0], games[2])] == [1, 1]
 
 
-def broken_for(game_id: int, log_event: Any) -> Any:
-    """`log_event` that fails for one game, halfway through its missed deadline (its default
+def broken_for(game_id: int, event_row: Any) -> Any:
+    """`event_row` that fails for one game, halfway through its missed deadline (its default
     is chosen and stored by then): that game's work must be undone, the others' kept."""
-    def logged(session: Any, game: Game, *args: Any, **kwargs: Any) -> Any:
+    def logged(game: Game, *args: Any, **kwargs: Any) -> Any:
         if game.id == game_id:
             raise RuntimeError("no default today")
-        return log_event(session, game, *args, **kwargs)
+        return event_row(game, *args, **kwargs)
     return logged
 
 
