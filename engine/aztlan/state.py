@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -158,7 +159,12 @@ class AztlanState:
         self.order: list[int] = []
         self.dev_seat = 0  # position in self.order of the seat whose turn it is
         self.conflicts: dict[int, Conflict] = {}
-        self.stakes: list[list[int]] = [[] for _ in range(n)]
+        # Per seat, the conflicts it must still settle, lowest territory first (what
+        # open_items lists): kept up to date as conflicts are settled, so a conflict turn
+        # never scans the settled ones.
+        self.open_won: list[list[int]] = [[] for _ in range(n)]
+        self.open_tied: list[list[int]] = [[] for _ in range(n)]
+        self.first_leader_only = self.options.tie_window == "first-leader"
         self.conflict_pos = 0
         self.reaction: PendingReaction | None = None
         self.scoring_due: list[int] = []
@@ -251,7 +257,8 @@ class AztlanState:
         other.hands = [list(hand) for hand in self.hands]
         other.pawns = [list(row) for row in self.pawns]
         other.conflicts = {t: conflict.copy() for t, conflict in self.conflicts.items()}
-        other.stakes = [list(items) for items in self.stakes]
+        other.open_won = [list(items) for items in self.open_won]
+        other.open_tied = [list(items) for items in self.open_tied]
         other.reaction = self.reaction.copy() if self.reaction else None
         other.scoring_orders = dict(self.scoring_orders)
         return other
@@ -624,7 +631,8 @@ class AztlanState:
         self.completed.append(Milestone(self.age, DEVELOPMENT))
         self.phase = CONFLICT
         self.conflicts = conflicts = {}
-        self.stakes = stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
+        self.open_won = open_won = [[] for _ in range(self.n)]
+        self.open_tied = open_tied = [[] for _ in range(self.n)]
         # Only territories that two or more peoples occupy can be disputed.
         seen = contested = 0
         for mask in self.occupied_mask:
@@ -646,13 +654,13 @@ class AztlanState:
                         leaders.append(seat)
             if len(leaders) == 1:
                 winner = leaders[0]
-                stakes[winner].append(t)
+                open_won[winner].append(t)
                 conflicts[t] = Conflict(t, powers, winner, [])
                 shown.append((t, powers, winner, ()))
             else:
                 leaders.sort(key=self.order.index)
-                for seat in leaders:
-                    stakes[seat].append(t)
+                for seat in leaders[:1] if self.first_leader_only else leaders:
+                    open_tied[seat].append(t)
                 conflicts[t] = Conflict(t, powers, None, leaders)  # powers and leaders are never changed in place
                 shown.append((t, powers, None, leaders))
         self.events.append((PUBLIC, "conflicts", self.age, shown))
@@ -660,23 +668,23 @@ class AztlanState:
         self.reaction = None
         self._continue_conflicts()
 
-    def open_items(self, s: int, first_won: bool = False) -> tuple[list[int], list[int]]:
-        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not).
-        `first_won`: stop at the first territory won (enough to know the seat has a turn)."""
-        won, tied = [], []
-        conflicts = self.conflicts
-        first_only = self.options.tie_window == "first-leader"
-        for t in self.stakes[s]:
-            c = conflicts[t]
-            if c.resolved:
-                continue
-            if c.winner == s:
-                won.append(t)
-                if first_won:
-                    break
-            elif s in c.leaders and s not in c.passed and (not first_only or c.leaders[0] == s):
-                tied.append(t)
-        return won, tied
+    def open_items(self, s: int) -> tuple[list[int], list[int]]:
+        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
+        return list(self.open_won[s]), list(self.open_tied[s])
+
+    def _settle(self, conflict: Conflict) -> None:
+        """A conflict is settled: no seat has it open any more."""
+        conflict.resolved = True
+        t = conflict.territory
+        if conflict.winner is not None:
+            self._close(self.open_won[conflict.winner], t)
+        for leader in conflict.leaders:
+            self._close(self.open_tied[leader], t)
+
+    @staticmethod
+    def _close(items: list[int], t: int) -> None:
+        if t in items:
+            items.remove(t)
 
     def _continue_conflicts(self) -> None:
         while self.reaction is None:
@@ -684,10 +692,10 @@ class AztlanState:
                 self._start_scoring()
                 return
             s = self.order[self.conflict_pos]
-            won, tied = self.open_items(s, first_won=True)
-            if won or (tied and self.hands[s]):
+            tied = self.open_tied[s]
+            if self.open_won[s] or (tied and self.hands[s]):
                 return  # wait for the seat
-            for t in tied:  # nothing to decide: a tied leader with no card lets the tie stand
+            for t in list(tied):  # nothing to decide: a tied leader with no card lets the tie stand
                 self._pass_tie(s, t)
             self.conflict_pos += 1
 
@@ -695,15 +703,10 @@ class AztlanState:
         t = self.board.index_of.get(ident)
         if t is None:
             t = self._territory(ident)  # raises
+        # Whether open_items(s) lists t, as asked (won, or tied).
+        if t in (self.open_tied[s] if tied else self.open_won[s]):
+            return t
         c = self.conflicts.get(t)
-        # What open_items(s) would list t under, without listing the rest.
-        if c is not None and not c.resolved and t in self.stakes[s]:
-            if c.winner == s:
-                if not tied:
-                    return t
-            elif (tied and s in c.leaders and s not in c.passed
-                  and (self.options.tie_window != "first-leader" or c.leaders[0] == s)):
-                return t
         if c is None:
             raise IllegalOrderError(f"there is no conflict in {self.name(t)}")
         if c.resolved:
@@ -724,10 +727,13 @@ class AztlanState:
             if TLATOANI not in self.hands[s]:
                 raise IllegalOrderError("you hold no Great Tlatoani card")
             self._play(s, TLATOANI)
+            for leader in conflict.leaders:  # the tie is broken: s has won it, nobody else has it open
+                self._close(self.open_tied[leader], t)
+            insort(self.open_won[s], t)
             conflict.winner, conflict.leaders = s, []
             self.events.append((PUBLIC, "tlatoani", self.age, self.seats[s], order.territory))
         if order.choice == "coexist":
-            conflict.resolved = True
+            self._settle(conflict)
             self.events.append((PUBLIC, "coexist", self.age, self.seats[s], order.territory))
             self._draw(s)
         else:
@@ -769,7 +775,7 @@ class AztlanState:
         """Remove the defeated; those who played Sacred Games stay and the winner coexists."""
         keep = {self.control[winner], *(self.control[d] for d in sacred)}
         removed = self._remove_except(t, keep)
-        self.conflicts[t].resolved = True
+        self._settle(self.conflicts[t])
         self.events.append((PUBLIC, "battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
                              [self.seats[d] for d in sacred]))
         if sacred:
@@ -794,11 +800,12 @@ class AztlanState:
     def _pass_tie(self, s: int, t: int) -> None:
         conflict = self.conflicts[t]
         conflict.passed.add(s)
-        if self.options.tie_window == "first-leader" or conflict.passed >= set(conflict.leaders):
+        self._close(self.open_tied[s], t)
+        if self.first_leader_only or conflict.passed >= set(conflict.leaders):
             # "If there is a tie for the highest power, they automatically coexist, but nobody
             # is rewarded; a weaker player beside them is removed."
             removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
-            conflict.resolved = True
+            self._settle(conflict)
             self.events.append((PUBLIC, "tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
                                  removed))
 
