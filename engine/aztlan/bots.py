@@ -99,13 +99,14 @@ class RandomBot:
         move = None
         if rng.random() < 0.5:
             # A pawn of the seat's to move: one already there, or the one just placed (or the eagle).
-            mine = scoring.bits(state.occupied_mask[people])
-            n = len(mine) + (1 if eagle is None else 2)
+            occupied = state.occupied_mask[people]
+            mine = occupied.bit_count()
+            n = mine + (1 if eagle is None else 2)
             k = n.bit_length()
             pick = getbits(k)
             while pick >= n:  # below(n), inline
                 pick = getbits(k)
-            start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
+            start = scoring.nth_bit(occupied, pick) if pick < mine else place if pick == mine else eagle
             near = board.adjacent[start]
             if near:
                 n = len(near)
