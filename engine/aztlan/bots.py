@@ -15,7 +15,7 @@ from typing import Protocol
 from engine.aztlan import scoring
 from engine.aztlan.board import TERRAIN_TYPES
 from engine.aztlan.cards import BLESSINGS, EAGLE_JAGUAR, RAFTS, SACRED_GAMES, TLATOANI, WILD
-from engine.aztlan.orders import ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn
+from engine.aztlan.orders import ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn, made
 from engine.aztlan.state import CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState
 from engine.core import play_out
 
@@ -52,12 +52,12 @@ class RandomBot:
             r = getbits(k)
             while r >= n:  # rng.choice(left), inline
                 r = getbits(k)
-            return ChooseCard(left[r])
+            return made((ChooseCard, left[r]))
         ids = state.board.ids
         if phase == CONFLICT:
             if state.reaction:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
-                return React(ids[state.reaction.territory], sacred)
+                return made((React, ids[state.reaction.territory], sacred))
             won, tied = state.open_items(s)
             items = won + tied
             n = len(items)
@@ -68,14 +68,14 @@ class RandomBot:
             t = items[r]
             if r >= len(won):  # tied (a seat never both wins and ties one territory)
                 if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
-                    return LetTieStand(ids[t])
+                    return made((LetTieStand, ids[t]))
                 tlatoani = True
             else:
                 tlatoani = False
             r = getbits(2)
             while r >= 2:  # below(2), inline
                 r = getbits(2)
-            return Resolve(ids[t], ("battle", "coexist")[r], tlatoani)
+            return made((Resolve, ids[t], ("battle", "coexist")[r], tlatoani))
         if phase == SCORING:
             return self._score(state, s)
         raise ValueError("the game is over")
@@ -115,7 +115,7 @@ class RandomBot:
                 while r >= n:  # below(n), inline
                     r = getbits(k)
                 move = (ids[start], ids[near[r]])
-        return Turn(ids[place], ids[eagle] if eagle is not None else None, move)
+        return made((Turn, ids[place], ids[eagle] if eagle is not None else None, move))
 
     def _score(self, state: AztlanState, s: int) -> Score:
         rng = self.rng
@@ -130,7 +130,7 @@ class RandomBot:
             if pairs:
                 a, b = rng.choice(pairs)
                 rafts = ((state.board.ids[a], state.board.ids[b]),)
-        return Score(wild, blessings, rafts)
+        return made((Score, wild, blessings, rafts))
 
 
 class HeuristicBot:
