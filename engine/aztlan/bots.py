@@ -58,20 +58,20 @@ class RandomBot:
             if state.reaction:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
                 return made((React, ids[state.reaction.territory], sacred))
-            won, tied = state.open_items(s)
-            items = won + tied
-            n = len(items)
+            # open_items(s) without its copies: won, then tied (never both for one territory)
+            won, tied = state.open_won[s], state.open_tied[s]
+            n = len(won) + len(tied)
             k = n.bit_length()
             r = getbits(k)
-            while r >= n:  # rng.choice(items), inline
+            while r >= n:  # rng.choice(won + tied), inline
                 r = getbits(k)
-            t = items[r]
-            if r >= len(won):  # tied (a seat never both wins and ties one territory)
+            if r < len(won):
+                t, tlatoani = won[r], False
+            else:
+                t = tied[r - len(won)]
                 if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
                     return made((LetTieStand, ids[t]))
                 tlatoani = True
-            else:
-                tlatoani = False
             r = getbits(2)
             while r >= 2:  # below(2), inline
                 r = getbits(2)

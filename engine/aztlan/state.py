@@ -742,13 +742,10 @@ class AztlanState:
 
     def _declare_battle(self, s: int, t: int) -> None:
         self.events.append((PUBLIC, "battle", self.age, self.seats[s], self.board.ids[t]))
-        mine = self.control[s]
-        defeated = [p for p, count in enumerate(self.pawns[t]) if count and p != mine]
-        if self.two_player:
-            defeated = [self._seat_of(p) for p in defeated]
-        # Every defeated seat holding any card is asked, so no answer shows which card it holds.
-        hands = self.hands
-        asked = [d for d in self.order if d in defeated and hands[d]]
+        # Every defeated seat (one whose people has pawns here) holding any card is asked, so no
+        # answer shows which card it holds.  A seat controls one people (2 players: a faction).
+        row, control, hands = self.pawns[t], self.control, self.hands
+        asked = [d for d in self.order if d != s and hands[d] and row[control[d]]]
         if asked:
             self.reaction = PendingReaction(t, s, asked)
         else:
@@ -773,7 +770,10 @@ class AztlanState:
 
     def _finish_battle(self, t: int, winner: int, sacred: Sequence[int]) -> None:
         """Remove the defeated; those who played Sacred Games stay and the winner coexists."""
-        keep = {self.control[winner], *(self.control[d] for d in sacred)}
+        control = self.control
+        keep = {control[winner]}
+        if sacred:
+            keep.update(control[d] for d in sacred)
         removed = self._remove_except(t, keep)
         self._settle(self.conflicts[t])
         self.events.append((PUBLIC, "battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
