@@ -52,6 +52,10 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "reshuffle": ("cards",),
     "deck-empty": ("seat",),
 }
+# Every phase of every age a game completes, made once: a frozen dataclass is dear to make
+# (its __init__ sets each field through object.__setattr__) and these never change.
+MILESTONES = {(age, phase): Milestone(age, phase, scored=phase == SCORING)
+              for age in range(1, AGES + 1) for phase in (CHOOSING, DEVELOPMENT, CONFLICT, SCORING)}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
 NO_CARDS = Score()  # a scoring turn that plays no card
 
@@ -525,7 +529,7 @@ class AztlanState:
         return sorted(range(self.n), key=lambda s: (-self.score[s], -self.height[s]))
 
     def _start_development(self) -> None:
-        self.completed.append(Milestone(self.age, CHOOSING))
+        self.completed.append(MILESTONES[self.age, CHOOSING])
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
@@ -628,7 +632,7 @@ class AztlanState:
         return self.control.index(people) if self.two_player else people
 
     def _start_conflicts(self) -> None:
-        self.completed.append(Milestone(self.age, DEVELOPMENT))
+        self.completed.append(MILESTONES[self.age, DEVELOPMENT])
         self.phase = CONFLICT
         self.conflicts = conflicts = {}
         self.open_won = open_won = [[] for _ in range(self.n)]
@@ -829,7 +833,7 @@ class AztlanState:
     # ---- scoring -------------------------------------------------------------------------
 
     def _start_scoring(self) -> None:
-        self.completed.append(Milestone(self.age, CONFLICT))
+        self.completed.append(MILESTONES[self.age, CONFLICT])
         self.phase = SCORING
         # Only seats with something to decide are asked; hand sizes and cards are public here.
         self.scoring_due = [s for s in self.order
@@ -966,7 +970,7 @@ class AztlanState:
             self._advance_counter(s, facts[-1])
             scored.append((s, *facts, score[s]))
         self.age_facts.append(tuple(scored))
-        self.completed.append(Milestone(self.age, SCORING, scored=True))
+        self.completed.append(MILESTONES[self.age, SCORING])
         # The event names the age's breakdown by its place in age_scores (made when read).
         self.events.append((PUBLIC, "scores", self.age, len(self.age_facts) - 1))
         if self.age == AGES:
