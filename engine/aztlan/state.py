@@ -453,6 +453,25 @@ class AztlanState:
         self.applied.append(order)
         self.applied_by.append(s)
 
+    def apply_asked(self, s: int, order: Order) -> None:
+        """apply() for the seat index first_waiting() has just named (play_out's loop): that
+        seat is asked, so neither its name nor its turn need checking again; the order is
+        checked and carried out exactly as apply() does."""
+        phase = self.phase
+        if phase == DEVELOPMENT:
+            owed = "turn"
+        elif phase == CONFLICT:
+            owed = "reaction" if self.reaction else "conflict"
+        else:
+            owed = _KIND_OF_PHASE.get(phase, "")
+        handler = self._HANDLERS[owed].get(type(order))
+        if handler is None:
+            self.apply(self.seats[s], order)  # raises what apply() raises
+            return
+        handler(self, s, order)
+        self.applied.append(order)
+        self.applied_by.append(s)
+
     def _not_asked(self, s: int) -> str:
         if self.phase == OVER:
             return "the game is over"
