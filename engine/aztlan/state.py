@@ -626,7 +626,7 @@ class AztlanState:
                 occupied &= ~(1 << start)
         self.occupied_mask[people] = occupied
         self.events.append((PUBLIC, "turn", self.age, self.seats[s], order.place, order.eagle,
-                             list(move) if move else None))
+                             move))  # a tuple: the event's reader gets it as a list
         # _next_turn's commonest case inline: the next seat in turn order still has pawns.
         turn_order, position = self.order, self.dev_seat + 1
         if position < self.n and self.to_place[self.control[turn_order[position]]]:
@@ -785,7 +785,8 @@ class AztlanState:
         self.events.append((s, "my-answer", self.age, order.territory, order.sacred))
         if len(reaction.answers) == len(reaction.asked):
             self.reaction = None
-            sacred = [d for d in reaction.asked if reaction.answers[d]]
+            answers = reaction.answers
+            sacred = [d for d in reaction.asked if answers[d]] if any(answers.values()) else ()
             for d in sacred:
                 self._play(d, SACRED_GAMES)
             self._finish_battle(reaction.territory, reaction.winner, sacred)
@@ -800,7 +801,7 @@ class AztlanState:
         removed = self._remove_except(t, keep)
         self._settle(self.conflicts[t])
         self.events.append((PUBLIC, "battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
-                             [self.seats[d] for d in sacred]))
+                             [self.seats[d] for d in sacred] if sacred else []))
         if sacred:
             self._draw(winner)
 
@@ -1043,6 +1044,8 @@ class AztlanState:
                     data = [self.age_scores[data[0]]]
                 elif kind == "my-scoring":  # kept as the order, its text made here
                     data = [to_text(data[0])]
+                elif kind == "turn" and data[3] is not None:  # the move, kept as the order's tuple
+                    data[3] = list(data[3])
                 elif kind == "conflicts":  # kept as (territory, powers by people, winner, tied seats)
                     data = [[self._conflict_shown(*conflict) for conflict in data[0]]]
                 event.update(zip(EVENT_FIELDS[kind], data))
