@@ -699,8 +699,10 @@ class AztlanState:
         """A conflict is settled: no seat has it open any more."""
         conflict.resolved = True
         t = conflict.territory
-        if conflict.winner is not None:
-            self._close(self.open_won[conflict.winner], t)
+        if conflict.winner is not None:  # the common case, _close inline
+            won = self.open_won[conflict.winner]
+            if t in won:
+                won.remove(t)
         for leader in conflict.leaders:
             self._close(self.open_tied[leader], t)
 
