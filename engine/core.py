@@ -275,6 +275,9 @@ class State(Protocol):
     # Optional (play_out reads it with a default): waiting()[0] without the list, None when
     # nobody is asked.
     # def first_waiting(self) -> int | None: ...
+    # Optional, with first_waiting (play_out reads it with a default): apply(seats[s], order)
+    # for the seat first_waiting() has just named, trusting that it is asked.
+    # def apply_asked(self, s: int, order: Any) -> None: ...
     def decisions(self, options: bool = True) -> list[Decision]: ...
     def parse(self, text: str) -> list[Any]: ...
     def order_text(self, order: Any) -> str: ...
@@ -421,11 +424,15 @@ def play_out(state: State, bots: Sequence[Bot], limit: int = 100_000) -> State:
     waiting, apply, seats = state.waiting, state.apply, state.seats  # looked up once: this loop is the bench's
     first = getattr(state, "first_waiting", None)
     if first is not None:  # the optional shortcut: the seat waiting()[0] would give, or None
+        # and its optional partner: apply() for the seat it named, without checking that seat again
+        apply_asked = getattr(state, "apply_asked", None)
+        if apply_asked is None:
+            apply_asked = lambda s, order: apply(seats[s], order)  # noqa: E731
         for _ in range(limit):
             s = first()
             if s is None:
                 return state
-            apply(seats[s], bots[s].order(state, s))
+            apply_asked(s, bots[s].order(state, s))
         raise RuntimeError("the game did not end")
     for _ in range(limit):
         asked = waiting()

@@ -15,7 +15,7 @@ from typing import Protocol
 from engine.aztlan import scoring
 from engine.aztlan.board import TERRAIN_TYPES
 from engine.aztlan.cards import BLESSINGS, EAGLE_JAGUAR, RAFTS, SACRED_GAMES, TLATOANI, WILD
-from engine.aztlan.orders import ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn
+from engine.aztlan.orders import ChooseCard, LetTieStand, Order, React, Resolve, Score, Turn, made
 from engine.aztlan.state import CHOOSING, CONFLICT, DEVELOPMENT, SCORING, AztlanState
 from engine.core import play_out
 
@@ -52,30 +52,30 @@ class RandomBot:
             r = getbits(k)
             while r >= n:  # rng.choice(left), inline
                 r = getbits(k)
-            return ChooseCard(left[r])
+            return made((ChooseCard, left[r]))
         ids = state.board.ids
         if phase == CONFLICT:
             if state.reaction:
                 sacred = SACRED_GAMES in state.hands[s] and rng.random() < 0.5
-                return React(ids[state.reaction.territory], sacred)
-            won, tied = state.open_items(s)
-            items = won + tied
-            n = len(items)
+                return made((React, ids[state.reaction.territory], sacred))
+            # open_items(s) without its copies: won, then tied (never both for one territory)
+            won, tied = state.open_won[s], state.open_tied[s]
+            n = len(won) + len(tied)
             k = n.bit_length()
             r = getbits(k)
-            while r >= n:  # rng.choice(items), inline
+            while r >= n:  # rng.choice(won + tied), inline
                 r = getbits(k)
-            t = items[r]
-            if r >= len(won):  # tied (a seat never both wins and ties one territory)
-                if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
-                    return LetTieStand(ids[t])
-                tlatoani = True
+            if r < len(won):
+                t, tlatoani = won[r], False
             else:
-                tlatoani = False
+                t = tied[r - len(won)]
+                if not (TLATOANI in state.hands[s] and rng.random() < 0.5):
+                    return made((LetTieStand, ids[t]))
+                tlatoani = True
             r = getbits(2)
             while r >= 2:  # below(2), inline
                 r = getbits(2)
-            return Resolve(ids[t], ("battle", "coexist")[r], tlatoani)
+            return made((Resolve, ids[t], ("battle", "coexist")[r], tlatoani))
         if phase == SCORING:
             return self._score(state, s)
         raise ValueError("the game is over")
@@ -99,13 +99,14 @@ class RandomBot:
         move = None
         if rng.random() < 0.5:
             # A pawn of the seat's to move: one already there, or the one just placed (or the eagle).
-            mine = scoring.bits(state.occupied_mask[people])
-            n = len(mine) + (1 if eagle is None else 2)
+            occupied = state.occupied_mask[people]
+            mine = occupied.bit_count()
+            n = mine + (1 if eagle is None else 2)
             k = n.bit_length()
             pick = getbits(k)
             while pick >= n:  # below(n), inline
                 pick = getbits(k)
-            start = mine[pick] if pick < len(mine) else place if pick == len(mine) else eagle
+            start = scoring.nth_bit(occupied, pick) if pick < mine else place if pick == mine else eagle
             near = board.adjacent[start]
             if near:
                 n = len(near)
@@ -114,7 +115,7 @@ class RandomBot:
                 while r >= n:  # below(n), inline
                     r = getbits(k)
                 move = (ids[start], ids[near[r]])
-        return Turn(ids[place], ids[eagle] if eagle is not None else None, move)
+        return made((Turn, ids[place], ids[eagle] if eagle is not None else None, move))
 
     def _score(self, state: AztlanState, s: int) -> Score:
         rng = self.rng
@@ -129,7 +130,7 @@ class RandomBot:
             if pairs:
                 a, b = rng.choice(pairs)
                 rafts = ((state.board.ids[a], state.board.ids[b]),)
-        return Score(wild, blessings, rafts)
+        return made((Score, wild, blessings, rafts))
 
 
 class HeuristicBot:

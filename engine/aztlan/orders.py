@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from engine.aztlan.board import TERRAIN_TYPES, BoardError
 from engine.aztlan.cards import BLESSINGS
@@ -90,6 +90,25 @@ def _fill_slots_directly(cls: type) -> None:
 
 for _kind in (ChooseCard, Turn, Resolve, LetTieStand, React, Score):
     _fill_slots_directly(_kind)
+
+
+# Orders by value, for bots, which make one for every decision: an order is immutable, so one
+# object serves every game (as parsed lines do), and a look-up costs about half of making a
+# frozen dataclass (its __init__ sets each slot through a descriptor, some 3,000 machine
+# instructions).  Bounded: a full table is emptied and fills again.
+MADE_ORDERS = 65536
+_made: dict[tuple[Any, ...], Order] = {}
+
+
+def made(key: tuple[Any, ...]) -> Order:
+    """The order `key[0](*key[1:])`, a kind followed by all its fields in order, made once.
+    Keys compare by value, so give each field its declared type (True, not 1)."""
+    order = _made.get(key)
+    if order is None:
+        if len(_made) >= MADE_ORDERS:
+            _made.clear()
+        order = _made[key] = key[0](*key[1:])
+    return order
 
 
 def to_text(order: Order) -> str:

@@ -80,3 +80,11 @@ def bits(mask: int) -> tuple[int, ...]:
         mask >>= 8
         k += 1
     return out
+
+
+def nth_bit(mask: int, k: int) -> int:
+    """The index of the set bit `k` places above the lowest (bits(mask)[k]), without
+    listing the others: a bot picking one of its pawns needs only that one."""
+    for _ in range(k):
+        mask &= mask - 1  # drop the lowest set bit
+    return (mask & -mask).bit_length() - 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -51,6 +52,10 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "reshuffle": ("cards",),
     "deck-empty": ("seat",),
 }
+# Every phase of every age a game completes, made once: a frozen dataclass is dear to make
+# (its __init__ sets each field through object.__setattr__) and these never change.
+MILESTONES = {(age, phase): Milestone(age, phase, scored=phase == SCORING)
+              for age in range(1, AGES + 1) for phase in (CHOOSING, DEVELOPMENT, CONFLICT, SCORING)}
 HIDDEN_CARD = "?"  # what a dry run draws, so validating orders never peeks at the deck
 NO_CARDS = Score()  # a scoring turn that plays no card
 
@@ -158,7 +163,12 @@ class AztlanState:
         self.order: list[int] = []
         self.dev_seat = 0  # position in self.order of the seat whose turn it is
         self.conflicts: dict[int, Conflict] = {}
-        self.stakes: list[list[int]] = [[] for _ in range(n)]
+        # Per seat, the conflicts it must still settle, lowest territory first (what
+        # open_items lists): kept up to date as conflicts are settled, so a conflict turn
+        # never scans the settled ones.
+        self.open_won: list[list[int]] = [[] for _ in range(n)]
+        self.open_tied: list[list[int]] = [[] for _ in range(n)]
+        self.first_leader_only = self.options.tie_window == "first-leader"
         self.conflict_pos = 0
         self.reaction: PendingReaction | None = None
         self.scoring_due: list[int] = []
@@ -251,7 +261,8 @@ class AztlanState:
         other.hands = [list(hand) for hand in self.hands]
         other.pawns = [list(row) for row in self.pawns]
         other.conflicts = {t: conflict.copy() for t, conflict in self.conflicts.items()}
-        other.stakes = [list(items) for items in self.stakes]
+        other.open_won = [list(items) for items in self.open_won]
+        other.open_tied = [list(items) for items in self.open_tied]
         other.reaction = self.reaction.copy() if self.reaction else None
         other.scoring_orders = dict(self.scoring_orders)
         return other
@@ -442,6 +453,25 @@ class AztlanState:
         self.applied.append(order)
         self.applied_by.append(s)
 
+    def apply_asked(self, s: int, order: Order) -> None:
+        """apply() for the seat index first_waiting() has just named (play_out's loop): that
+        seat is asked, so neither its name nor its turn need checking again; the order is
+        checked and carried out exactly as apply() does."""
+        phase = self.phase
+        if phase == DEVELOPMENT:
+            owed = "turn"
+        elif phase == CONFLICT:
+            owed = "reaction" if self.reaction else "conflict"
+        else:
+            owed = _KIND_OF_PHASE.get(phase, "")
+        handler = self._HANDLERS[owed].get(type(order))
+        if handler is None:
+            self.apply(self.seats[s], order)  # raises what apply() raises
+            return
+        handler(self, s, order)
+        self.applied.append(order)
+        self.applied_by.append(s)
+
     def _not_asked(self, s: int) -> str:
         if self.phase == OVER:
             return "the game is over"
@@ -518,7 +548,7 @@ class AztlanState:
         return sorted(range(self.n), key=lambda s: (-self.score[s], -self.height[s]))
 
     def _start_development(self) -> None:
-        self.completed.append(Milestone(self.age, CHOOSING))
+        self.completed.append(MILESTONES[self.age, CHOOSING])
         self.phase = DEVELOPMENT
         self.order = self.turn_order()
         self.dev_seat = len(self.order) - 1
@@ -596,7 +626,7 @@ class AztlanState:
                 occupied &= ~(1 << start)
         self.occupied_mask[people] = occupied
         self.events.append((PUBLIC, "turn", self.age, self.seats[s], order.place, order.eagle,
-                             list(move) if move else None))
+                             move))  # a tuple: the event's reader gets it as a list
         # _next_turn's commonest case inline: the next seat in turn order still has pawns.
         turn_order, position = self.order, self.dev_seat + 1
         if position < self.n and self.to_place[self.control[turn_order[position]]]:
@@ -621,10 +651,11 @@ class AztlanState:
         return self.control.index(people) if self.two_player else people
 
     def _start_conflicts(self) -> None:
-        self.completed.append(Milestone(self.age, DEVELOPMENT))
+        self.completed.append(MILESTONES[self.age, DEVELOPMENT])
         self.phase = CONFLICT
         self.conflicts = conflicts = {}
-        self.stakes = stakes = [[] for _ in range(self.n)]  # per seat: territories it may decide
+        self.open_won = open_won = [[] for _ in range(self.n)]
+        self.open_tied = open_tied = [[] for _ in range(self.n)]
         # Only territories that two or more peoples occupy can be disputed.
         seen = contested = 0
         for mask in self.occupied_mask:
@@ -646,13 +677,13 @@ class AztlanState:
                         leaders.append(seat)
             if len(leaders) == 1:
                 winner = leaders[0]
-                stakes[winner].append(t)
+                open_won[winner].append(t)
                 conflicts[t] = Conflict(t, powers, winner, [])
                 shown.append((t, powers, winner, ()))
             else:
                 leaders.sort(key=self.order.index)
-                for seat in leaders:
-                    stakes[seat].append(t)
+                for seat in leaders[:1] if self.first_leader_only else leaders:
+                    open_tied[seat].append(t)
                 conflicts[t] = Conflict(t, powers, None, leaders)  # powers and leaders are never changed in place
                 shown.append((t, powers, None, leaders))
         self.events.append((PUBLIC, "conflicts", self.age, shown))
@@ -660,23 +691,25 @@ class AztlanState:
         self.reaction = None
         self._continue_conflicts()
 
-    def open_items(self, s: int, first_won: bool = False) -> tuple[list[int], list[int]]:
-        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not).
-        `first_won`: stop at the first territory won (enough to know the seat has a turn)."""
-        won, tied = [], []
-        conflicts = self.conflicts
-        first_only = self.options.tie_window == "first-leader"
-        for t in self.stakes[s]:
-            c = conflicts[t]
-            if c.resolved:
-                continue
-            if c.winner == s:
-                won.append(t)
-                if first_won:
-                    break
-            elif s in c.leaders and s not in c.passed and (not first_only or c.leaders[0] == s):
-                tied.append(t)
-        return won, tied
+    def open_items(self, s: int) -> tuple[list[int], list[int]]:
+        """Territories seat `s` must settle in its conflict turn: won, and tied (Tlatoani or not)."""
+        return list(self.open_won[s]), list(self.open_tied[s])
+
+    def _settle(self, conflict: Conflict) -> None:
+        """A conflict is settled: no seat has it open any more."""
+        conflict.resolved = True
+        t = conflict.territory
+        if conflict.winner is not None:  # the common case, _close inline
+            won = self.open_won[conflict.winner]
+            if t in won:
+                won.remove(t)
+        for leader in conflict.leaders:
+            self._close(self.open_tied[leader], t)
+
+    @staticmethod
+    def _close(items: list[int], t: int) -> None:
+        if t in items:
+            items.remove(t)
 
     def _continue_conflicts(self) -> None:
         while self.reaction is None:
@@ -684,10 +717,10 @@ class AztlanState:
                 self._start_scoring()
                 return
             s = self.order[self.conflict_pos]
-            won, tied = self.open_items(s, first_won=True)
-            if won or (tied and self.hands[s]):
+            tied = self.open_tied[s]
+            if self.open_won[s] or (tied and self.hands[s]):
                 return  # wait for the seat
-            for t in tied:  # nothing to decide: a tied leader with no card lets the tie stand
+            for t in list(tied):  # nothing to decide: a tied leader with no card lets the tie stand
                 self._pass_tie(s, t)
             self.conflict_pos += 1
 
@@ -695,15 +728,10 @@ class AztlanState:
         t = self.board.index_of.get(ident)
         if t is None:
             t = self._territory(ident)  # raises
+        # Whether open_items(s) lists t, as asked (won, or tied).
+        if t in (self.open_tied[s] if tied else self.open_won[s]):
+            return t
         c = self.conflicts.get(t)
-        # What open_items(s) would list t under, without listing the rest.
-        if c is not None and not c.resolved and t in self.stakes[s]:
-            if c.winner == s:
-                if not tied:
-                    return t
-            elif (tied and s in c.leaders and s not in c.passed
-                  and (self.options.tie_window != "first-leader" or c.leaders[0] == s)):
-                return t
         if c is None:
             raise IllegalOrderError(f"there is no conflict in {self.name(t)}")
         if c.resolved:
@@ -724,10 +752,13 @@ class AztlanState:
             if TLATOANI not in self.hands[s]:
                 raise IllegalOrderError("you hold no Great Tlatoani card")
             self._play(s, TLATOANI)
+            for leader in conflict.leaders:  # the tie is broken: s has won it, nobody else has it open
+                self._close(self.open_tied[leader], t)
+            insort(self.open_won[s], t)
             conflict.winner, conflict.leaders = s, []
             self.events.append((PUBLIC, "tlatoani", self.age, self.seats[s], order.territory))
         if order.choice == "coexist":
-            conflict.resolved = True
+            self._settle(conflict)
             self.events.append((PUBLIC, "coexist", self.age, self.seats[s], order.territory))
             self._draw(s)
         else:
@@ -736,13 +767,10 @@ class AztlanState:
 
     def _declare_battle(self, s: int, t: int) -> None:
         self.events.append((PUBLIC, "battle", self.age, self.seats[s], self.board.ids[t]))
-        mine = self.control[s]
-        defeated = [p for p, count in enumerate(self.pawns[t]) if count and p != mine]
-        if self.two_player:
-            defeated = [self._seat_of(p) for p in defeated]
-        # Every defeated seat holding any card is asked, so no answer shows which card it holds.
-        hands = self.hands
-        asked = [d for d in self.order if d in defeated and hands[d]]
+        # Every defeated seat (one whose people has pawns here) holding any card is asked, so no
+        # answer shows which card it holds.  A seat controls one people (2 players: a faction).
+        row, control, hands = self.pawns[t], self.control, self.hands
+        asked = [d for d in self.order if d != s and hands[d] and row[control[d]]]
         if asked:
             self.reaction = PendingReaction(t, s, asked)
         else:
@@ -759,7 +787,8 @@ class AztlanState:
         self.events.append((s, "my-answer", self.age, order.territory, order.sacred))
         if len(reaction.answers) == len(reaction.asked):
             self.reaction = None
-            sacred = [d for d in reaction.asked if reaction.answers[d]]
+            answers = reaction.answers
+            sacred = [d for d in reaction.asked if answers[d]] if any(answers.values()) else ()
             for d in sacred:
                 self._play(d, SACRED_GAMES)
             self._finish_battle(reaction.territory, reaction.winner, sacred)
@@ -767,11 +796,14 @@ class AztlanState:
 
     def _finish_battle(self, t: int, winner: int, sacred: Sequence[int]) -> None:
         """Remove the defeated; those who played Sacred Games stay and the winner coexists."""
-        keep = {self.control[winner], *(self.control[d] for d in sacred)}
+        control = self.control
+        keep = {control[winner]}
+        if sacred:
+            keep.update(control[d] for d in sacred)
         removed = self._remove_except(t, keep)
-        self.conflicts[t].resolved = True
+        self._settle(self.conflicts[t])
         self.events.append((PUBLIC, "battle-result", self.age, self.board.ids[t], self.seats[winner], removed,
-                             [self.seats[d] for d in sacred]))
+                             [self.seats[d] for d in sacred] if sacred else []))
         if sacred:
             self._draw(winner)
 
@@ -794,11 +826,12 @@ class AztlanState:
     def _pass_tie(self, s: int, t: int) -> None:
         conflict = self.conflicts[t]
         conflict.passed.add(s)
-        if self.options.tie_window == "first-leader" or conflict.passed >= set(conflict.leaders):
+        self._close(self.open_tied[s], t)
+        if self.first_leader_only or conflict.passed >= set(conflict.leaders):
             # "If there is a tie for the highest power, they automatically coexist, but nobody
             # is rewarded; a weaker player beside them is removed."
             removed = self._remove_except(t, {self.control[leader] for leader in conflict.leaders})
-            conflict.resolved = True
+            self._settle(conflict)
             self.events.append((PUBLIC, "tie", self.age, self.board.ids[t], [self.seats[leader] for leader in conflict.leaders],
                                  removed))
 
@@ -822,7 +855,7 @@ class AztlanState:
     # ---- scoring -------------------------------------------------------------------------
 
     def _start_scoring(self) -> None:
-        self.completed.append(Milestone(self.age, CONFLICT))
+        self.completed.append(MILESTONES[self.age, CONFLICT])
         self.phase = SCORING
         # Only seats with something to decide are asked; hand sizes and cards are public here.
         self.scoring_due = [s for s in self.order
@@ -959,7 +992,7 @@ class AztlanState:
             self._advance_counter(s, facts[-1])
             scored.append((s, *facts, score[s]))
         self.age_facts.append(tuple(scored))
-        self.completed.append(Milestone(self.age, SCORING, scored=True))
+        self.completed.append(MILESTONES[self.age, SCORING])
         # The event names the age's breakdown by its place in age_scores (made when read).
         self.events.append((PUBLIC, "scores", self.age, len(self.age_facts) - 1))
         if self.age == AGES:
@@ -1013,6 +1046,8 @@ class AztlanState:
                     data = [self.age_scores[data[0]]]
                 elif kind == "my-scoring":  # kept as the order, its text made here
                     data = [to_text(data[0])]
+                elif kind == "turn" and data[3] is not None:  # the move, kept as the order's tuple
+                    data[3] = list(data[3])
                 elif kind == "conflicts":  # kept as (territory, powers by people, winner, tied seats)
                     data = [[self._conflict_shown(*conflict) for conflict in data[0]]]
                 event.update(zip(EVENT_FIELDS[kind], data))

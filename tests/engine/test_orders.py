@@ -1,7 +1,7 @@
 """The order grammar: every form in docs/orders.md, canonical text, and precise errors."""
 import pytest
 
-from engine.aztlan.orders import (ChooseCard, LetTieStand, React, Resolve, Score, Turn, _canonical,
+from engine.aztlan.orders import (ChooseCard, LetTieStand, React, Resolve, Score, Turn, _canonical, made,
                                   parse_line, parse_orders, to_text)
 from engine.core import ParseError
 from tests.boards import tiny_board
@@ -110,3 +110,11 @@ def test_a_line_parsed_again_gives_the_same_order_and_its_error_again():
     for _ in range(2):
         with pytest.raises(ParseError, match="line 2: .*no territory number 99"):
             parse_orders("card 7\nplace 99", BOARD)
+
+
+def test_made_orders_equal_the_ones_built_and_are_made_once() -> None:
+    for key in [(ChooseCard, 7), (Turn, 3, None, None), (Turn, 3, 5, (3, 4)), (Resolve, 12, "coexist", True),
+                (LetTieStand, 12), (React, 12, False), (Score, "desert", ("mixcoatl",), ((3, 7),))]:
+        order = made(key)
+        assert order == key[0](*key[1:]) and type(order) is key[0]
+        assert made(tuple(key)) is order
