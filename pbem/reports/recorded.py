@@ -68,7 +68,7 @@ def draw_once(stream: Any, key: Hashable, draw: Callable[[Any], None]) -> None:
 
 def forget_recordings() -> None:
     """Drop this thread's recordings (the bench measures from cold caches)."""
-    _KEPT.recordings = OrderedDict()
+    _KEPT.recordings, _KEPT.files = OrderedDict(), {}
 
 
 def _start(stream: Any) -> tuple[Any, ...]:
@@ -79,7 +79,7 @@ def _start(stream: Any) -> tuple[Any, ...]:
             pydyf._to_bytes(stream.stream[-1]) if stream.stream else None, stream.compress, stream.page_rectangle,
             stream._tags is None, bool(stream._color_profiles), stream._output_intent,
             resources["ColorSpace"], tuple(resources["ExtGState"]),
-            *(len(resources[kind]) for kind in ("XObject", "Pattern", "Shading")), len(stream._images))
+            *(len(resources[kind]) for kind in ("XObject", "Pattern", "Shading")))
 
 
 class _Warnings(logging.Handler):
@@ -94,11 +94,11 @@ class _Warnings(logging.Handler):
 
 
 def _record(stream: Any, start: tuple[Any, ...], draw: Callable[[Any], None]) -> _Recording | None:
-    """Draw into a scratch stream in the state of `stream` (its resources copied, no fonts yet)
-    and record what came out, or None if it is not something a replay reproduces."""
+    """Draw into a scratch stream in the state of `stream` (its resources copied, no fonts or
+    images yet: nothing of the document is changed) and record what came out, or None if it is not something a replay reproduces."""
     resources = pydyf.Dictionary({kind: pydyf.Dictionary(value) if isinstance(value, dict) else value
                                   for kind, value in stream._resources.items()})
-    images = dict(stream._images)
+    images: dict[str, Any] = {}  # an image drawn lands here, even one the document has: not recorded
     scratch = stream.clone(fonts={}, resources=resources, images=images)
     for name in _STATE:
         setattr(scratch, name, getattr(stream, name))
@@ -115,7 +115,7 @@ def _record(stream: Any, start: tuple[Any, ...], draw: Callable[[Any], None]) ->
     added = {kind: {name: value for name, value in resources[kind].items() if name not in stream._resources[kind]}
              for kind in ("XObject", "Pattern", "Shading", "ExtGState")}
     if (warnings.seen or scratch.stream[:len(seed)] != seed or len(scratch.stream) <= len(seed)
-            or images != stream._images or added["Pattern"] or added["Shading"]
+            or images or added["Pattern"] or added["Shading"]
             or _start(scratch)[1] != start[1] or not all(_replayable(group) for group in added["XObject"].values())
             or not all(_alpha(state) for state in added["ExtGState"].values())
             or any(font.missing or font.png or font.svg or font.colr for font in scratch._fonts.values())):
@@ -152,10 +152,13 @@ def _joined(operators: list[Any]) -> bytes:
 
 def _unused(font: Any) -> Any:
     """A copy of WeasyPrint's Font as it was made, before any glyph was used (it holds its own
-    reference to the font face, and the font file's bytes)."""
+    reference to the font face, and the font file's bytes: one copy of them per thread, not
+    one per recording)."""
     fresh = copy.copy(font)
     fresh.widths, fresh.to_unicode, fresh.missing = {}, {}, {}
     fresh.variations, fresh.used_in_forms = dict(font.variations), False
+    files: dict[bytes, bytes] = _KEPT.__dict__.setdefault("files", {})
+    fresh.file_content = files.setdefault(font.file_content, font.file_content)
     return fresh
 
 
