@@ -308,8 +308,9 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
 
     def layout(html: str, fetch: Callable[[str], Any] = fetcher) -> Any:
         loaded: dict[str, Any] = {}  # WeasyPrint's pictures of this document, by URL
-        document = weasyprint.HTML(string=drawable(html), base_url=None,  # no glyph drawn as a box
-                                   url_fetcher=fetch).render(font_config=_font_config(), cache=loaded)
+        body, css = _style_apart(drawable(html))  # no glyph drawn as a box
+        document = weasyprint.HTML(string=body, base_url=None, url_fetcher=fetch).render(
+            font_config=_font_config(), cache=loaded, stylesheets=[_stylesheet(css)] if css is not None else None)
         if board_key is not None and loaded.get(RENDER_SCHEME + BOARD) is not None:
             _draw_once(document, loaded[RENDER_SCHEME + BOARD], ("board", board_key))
         return document
@@ -328,6 +329,29 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     if failures.failed:  # never a PDF with a blank board (an error drawing it, memory running out)
         raise RenderError(f"a picture of the report could not be drawn: {failures.failed[0][:200]}")
     return pdf
+
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
+
+
+def _style_apart(html: str) -> tuple[str, str | None]:
+    """The document without its style sheet (the first <style> element, _page.html's), and the
+    style sheet: WeasyPrint parses a style sheet given apart once (_stylesheet), not once per
+    document.  Autoescaped text holds no "<style>": only a template's does."""
+    found = _STYLE.search(html)
+    if found is None:
+        return html, None
+    return html[:found.start()] + html[found.end():], found.group(1)
+
+
+@lru_cache(maxsize=8)  # A4 and Letter, each as tight as _fitted lays them out
+def _stylesheet(css: str) -> Any:
+    """The report's style sheet, parsed once.  Given apart, it is a "user" style sheet to
+    WeasyPrint: below the templates' style attributes as before, above the user agent's, and
+    it holds no !important (tests compare the PDFs with the style sheet left inline)."""
+    import weasyprint
+
+    return weasyprint.CSS(string=css, base_url=None, url_fetcher=make_url_fetcher())
 
 
 def _fitted(layout: Callable[[int], Any]) -> Any:
