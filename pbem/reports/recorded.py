@@ -1,6 +1,6 @@
 """WeasyPrint drawings done once and replayed: the board of a moment and its public pages are the
-same for every seat, yet each seat's PDF would draw them again (most of what a seat's PDF costs
-once its own pages are laid out).
+same for every seat, yet each seat's PDF would draw them again (most of what writing a seat's
+PDF costs).
 
 `draw_once(stream, key, draw)` draws into a PDF content stream (WeasyPrint's `pdf.stream.Stream`)
 what `draw(stream)` would, from a recording kept under `key` when there is one made in the very
@@ -12,9 +12,11 @@ drawings were replayed or drawn (tests/reports/test_recorded_drawings.py).  A dr
 anything else (an image, a pattern, a mask, a glyph no font has, a warning) is not recorded: it
 is drawn into the stream as usual.
 
-A key names one drawing of public content only (the caller's job: the board's SVG by its hash,
-a page of the public layout); the recordings are kept per thread, as WeasyPrint's fonts are, and
-only the last few.
+This reads and sets WeasyPrint's own stream attributes (graphics state, resources, fonts):
+WeasyPrint is pinned in the lock files, and the byte-for-byte tests fail on an upgrade that
+changes them.  A key names one drawing of public content only (the caller's job: the board's
+SVG by its hash, a page of the public layout); the recordings are kept per thread, as
+WeasyPrint's fonts are, and only the last few.
 """
 from __future__ import annotations
 
@@ -36,7 +38,6 @@ _KEPT = threading.local()
 
 @dataclass(frozen=True)
 class _Recording:
-    start: tuple[Any, ...]           # the stream's state it was drawn from (_start)
     body: bytes                      # the content operators, but the last, joined as pydyf joins them
     last: Any                        # the last operator, kept apart: WeasyPrint looks back at it
     resources: dict[str, dict[str, Any]]  # kind -> name -> object added (XObject, ExtGState)
@@ -122,7 +123,7 @@ def _record(stream: Any, start: tuple[Any, ...], draw: Callable[[Any], None]) ->
         return None
     operators = scratch.stream[len(seed):]
     return _Recording(
-        start=start, body=_joined(operators[:-1]), last=operators[-1],
+        body=_joined(operators[:-1]), last=operators[-1],
         resources={kind: {name: _fresh(value) for name, value in added[kind].items()}
                    for kind in ("XObject", "ExtGState")},
         glyphs=tuple((key, tuple(font.widths.items()), tuple(font.to_unicode.items()))
