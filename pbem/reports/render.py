@@ -32,15 +32,17 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Hashable, Mapping
 
 import jinja2
 from markupsafe import Markup
 
 from pbem.games import presentation, template_loader
 from pbem.reports import content as _content
+from pbem.reports import recorded
 from pbem.reports.glyphs import drawable
-from pbem.reports.safety import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RenderError, bounded, make_url_fetcher, read_asset
+from pbem.reports.safety import (DEFAULT_MEMORY_MB, DEFAULT_SECONDS, RENDER_SCHEME, RenderError, bounded,
+                                 make_url_fetcher, read_asset)
 from pbem.text import clean_text
 
 LOG = logging.getLogger(__name__)
@@ -293,7 +295,8 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     pictures = {}
     board = print_board(context)
     if board is not None:  # an image, not inline: WeasyPrint then skips styling its 1000 nodes
-        pictures["board.svg"] = ("image/svg+xml", drawable(board).encode("utf-8"))
+        pictures[BOARD] = ("image/svg+xml", drawable(board).encode("utf-8"))
+    board_key = hashlib.sha256(pictures[BOARD][1]).hexdigest() if board is not None else None
     asked: set[str] = set()
 
     def log_once(url: str) -> None:
@@ -304,8 +307,13 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     fetcher = make_url_fetcher(log_once, pictures)
 
     def layout(html: str, fetch: Callable[[str], Any] = fetcher) -> Any:
-        return weasyprint.HTML(string=drawable(html), base_url=None,  # no glyph drawn as a box
-                               url_fetcher=fetch).render(font_config=_font_config())
+        loaded: dict[str, Any] = {}  # WeasyPrint's pictures of this document, by URL
+        body, css = _style_apart(drawable(html))  # no glyph drawn as a box
+        document = weasyprint.HTML(string=body, base_url=None, url_fetcher=fetch).render(
+            font_config=_font_config(), cache=loaded, stylesheets=[_stylesheet(css)] if css is not None else None)
+        if board_key is not None and loaded.get(RENDER_SCHEME + BOARD) is not None:
+            _draw_once(document, loaded[RENDER_SCHEME + BOARD], ("board", board_key))
+        return document
 
     failures = _PictureFailures()
     weasy_log = logging.getLogger("weasyprint")
@@ -321,6 +329,29 @@ def render_pdf(context: dict[str, Any], *, page_size: str = "A4",
     if failures.failed:  # never a PDF with a blank board (an error drawing it, memory running out)
         raise RenderError(f"a picture of the report could not be drawn: {failures.failed[0][:200]}")
     return pdf
+
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
+
+
+def _style_apart(html: str) -> tuple[str, str | None]:
+    """The document without its style sheet (the first <style> element, _page.html's), and the
+    style sheet: WeasyPrint parses a style sheet given apart once (_stylesheet), not once per
+    document.  Autoescaped text holds no "<style>": only a template's does."""
+    found = _STYLE.search(html)
+    if found is None:
+        return html, None
+    return html[:found.start()] + html[found.end():], found.group(1)
+
+
+@lru_cache(maxsize=8)  # A4 and Letter, each as tight as _fitted lays them out
+def _stylesheet(css: str) -> Any:
+    """The report's style sheet, parsed once.  Given apart, it is a "user" style sheet to
+    WeasyPrint: below the templates' style attributes as before, above the user agent's, and
+    it holds no !important (tests compare the PDFs with the style sheet left inline)."""
+    import weasyprint
+
+    return weasyprint.CSS(string=css, base_url=None, url_fetcher=make_url_fetcher())
 
 
 def _fitted(layout: Callable[[int], Any]) -> Any:
@@ -375,6 +406,46 @@ def _with_public_pages(context: dict[str, Any], page_size: str, layout: Callable
     raise RenderError("the report's pages could not be counted")  # pragma: no cover
 
 
+BOARD = "board.svg"  # the board's picture: "pbem-render:board.svg" (templates/reports/_parts.html)
+
+
+def _draw_once(document: Any, image: Any, key: Hashable) -> None:
+    """Draw the picture `image` of a laid-out document through a recording of its drawing kept
+    under `key` (the board: the hash of its SVG, drawn from the public parts of the view only),
+    the same for every seat of the moment."""
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            if getattr(box, "replacement", None) is image:
+                box.replacement = _DrawnOnce(image, key)
+
+
+class _DrawnOnce:
+    """A WeasyPrint picture whose drawing is recorded once and replayed (recorded.draw_once)."""
+
+    def __init__(self, image: Any, key: Hashable):
+        self.image, self.key = image, key
+
+    def get_intrinsic_size(self, resolution: float, font_size: float) -> Any:
+        return self.image.get_intrinsic_size(resolution, font_size)
+
+    def draw(self, stream: Any, width: float, height: float, style: Any) -> None:
+        recorded.draw_once(stream, (self.key, width, height), lambda into: self.image.draw(into, width, height, style))
+
+
+class _PaintedOnce:
+    """A page of the public layout, painted once for every seat that shows it: its painting is
+    recorded and replayed (recorded.draw_once); otherwise WeasyPrint's Page."""
+
+    def __init__(self, page: Any, key: Hashable):
+        self.page, self.key = page, key
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.page, name)
+
+    def paint(self, stream: Any, scale: float = 1) -> None:
+        recorded.draw_once(stream, (self.key, scale), lambda into: self.page.paint(into, scale))
+
+
 _SHARED = threading.local()
 SHARED_LAYOUTS = 2  # the public pages of a moment in A4 and in Letter
 
@@ -390,14 +461,17 @@ def _shared_layout(html: str, layout: Callable[[], Any]) -> Any:
         kept.move_to_end(key)
         return kept[key]
     document = kept[key] = layout()
+    document.pages = [_PaintedOnce(page, ("page", key, i)) for i, page in enumerate(document.pages)]
     while len(kept) > SHARED_LAYOUTS:
         kept.popitem(last=False)
     return document
 
 
 def forget_shared_layouts() -> None:
-    """Drop this thread's kept public pages (the bench measures from cold caches)."""
+    """Drop this thread's kept public pages and recorded drawings (the bench measures from
+    cold caches)."""
     _SHARED.layouts = OrderedDict()
+    recorded.forget_recordings()
 
 
 def last_page_share(document: Any) -> float:

@@ -179,3 +179,16 @@ def test_the_download_renders_only_the_pdf_within_bounds(record, tmp_path):
     assert texts[0] == texts[1] and "Age 2" in texts[0]
     with pytest.raises(RenderTimeout):
         pdf_for_record(record, seat, 2, seconds=0.001)
+
+
+@pytest.mark.parametrize("age, page_size", [(2, "Letter"), (5, "A4")])  # 5: the final report
+def test_the_style_sheet_parsed_once_gives_the_pdf_of_the_style_sheet_inline(record, monkeypatch, age, page_size):
+    from pbem.reports import render
+
+    context = age_report(record, record["players"][1]["seat"], age, title="T")
+    assert render._style_apart(render._render(context, "pdf", page_size))[1]  # there is a style sheet to part
+    render.forget_shared_layouts()
+    apart = render_pdf(context, page_size=page_size)
+    monkeypatch.setattr(render, "_style_apart", lambda html: (html, None))  # WeasyPrint reads the <style>
+    render.forget_shared_layouts()
+    assert render_pdf(context, page_size=page_size) == apart
