@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from pbem.models import Seat, now
 from pbem.outbox.models import SeatToken
 from pbem.outbox.press_tokens import revoke_press_tokens
-from pbem.outbox.settings import MailSettings, load, mail_domain
+from pbem.outbox.settings import MailSettings, mail_domain
 from pbem.outbox.tokens import new_token, reply_address
 
 
@@ -42,7 +42,7 @@ def seat_reply_address(session: Session, seat: Seat, settings: MailSettings | No
     """`orders+<token>@<domain>` for a started game's seat: the Reply-To of its mails."""
     assert seat.name is not None, "seats are named when the game starts"
     token = _loaded_token(seat) or seat_token(session, seat.game_id, seat.name)
-    return reply_address(token, domain=(settings or load()).domain)
+    return reply_address(token, domain=settings.domain if settings is not None else mail_domain())
 
 
 def seat_reply_addresses(session: Session, seats: Collection[Seat]) -> dict[str, str]:

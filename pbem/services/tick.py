@@ -48,7 +48,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from engine import get_game
 from engine.core import GameState, OrderError
 from pbem.live import changed
-from pbem.outbox.messages import Mail, queued_keys, send_mails
+from pbem.outbox.messages import Mail, queued_keys
 from pbem.models import ERROR_MAX, Game, GameEvent, PendingOrder, Seat, TickFailure, TickState, User
 from pbem.services import kinds, links
 from pbem.services.advance import FALLBACK_BOT, FALLBACK_TRIES, BotFailure, advance
@@ -445,11 +445,13 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport, queue
             note(event_row(game, "default", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
                            f"{public} (missed: default — the {policy.default} bot decided)", now, seat=seat.name,
                            user_id=seat.user_id))
-            mails.append(seat_mail(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
-                                   f"You missed the deadline ({when(due_of(game, seat), seat.user)}) to {what} in "
-                                   f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
-                                   f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
-                                   f"offered to a replacement player).\n\n{url}\n", topic="missed"))
+            mail = seat_mail(session, game, seat.user, passed, f"{game.title}: you missed a deadline",
+                             f"You missed the deadline ({when(due_of(game, seat), seat.user)}) to {what} in "
+                             f"{game.title}. The {policy.default} bot played for you: {text}\n\n"
+                             f"Missed in a row: {seat.missed_in_row} (after {policy.replace_after} the seat is "
+                             f"offered to a replacement player).\n\n{url}\n", topic="missed")
+            if mail is not None:
+                mails.append(mail)
             report.defaulted.append((game.id, seat.name))
         else:
             note(event_row(game, "missed", f"{round_prefix(state)}{seat_title(seat)} missed the deadline for "
@@ -459,11 +461,10 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport, queue
             offer_seat(session, game, seat, now, policy.abandoned, url, passed)
             offered.append(seat)
             report.offered.append((game.id, seat.name))
-    sent = [mail for mail in mails if mail is not None]
     if queued is None:
         with session.no_autoflush:  # the defaults are written only if the advance leaves them pending
-            queued = queued_keys(session, [mail.key for mail in sent if mail.key])
-    sent = [mail for mail in sent if mail.key not in queued]  # a tick done twice mails once
+            queued = queued_keys(session, [mail.key for mail in mails if mail.key])
+    mails = [mail for mail in mails if mail.key not in queued]  # a tick done twice mails once
     writes += events_insert(session, events)
     if not play_default:
         # The game waits one more window (under a clock: its free hours and one increment).
@@ -481,10 +482,10 @@ def _fire(session: Session, game: Game, now: datetime, report: TickReport, queue
         set_committed_value(game, "pending_orders", pending)
     version = game.version
     if play_default or offered:  # in this transaction: the defaults are applied once they are in
-        advance(session, game.id, settle=False, at=now, commit=False, mails=sent, writes=writes)
-        sent, writes = [], []
+        # The defaults' mails (only these paths have any) and writes go with the advance's statement.
+        advance(session, game.id, settle=False, at=now, commit=False, mails=mails, writes=writes)
+        writes = []
     if game.version == version:  # nothing applied: the pending orders and misses still move it
-        send_mails(session, sent)
         bump_version(session, game, writes=writes)
 
 
